@@ -1,0 +1,12 @@
+# Installation: library, headers, tools, CMake package (rdsm::rdsm) and pkg-config file.
+include(CMakePackageConfigHelpers)
+install(TARGETS rdsm EXPORT rdsmTargets LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
+install(FILES include/shmem.h include/shmem_generic.h include/shmemx.h DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+install(EXPORT rdsmTargets NAMESPACE rdsm:: DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/rdsm)
+configure_package_config_file(cmake/rdsmConfig.cmake.in ${PROJECT_BINARY_DIR}/rdsmConfig.cmake
+                              INSTALL_DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/rdsm)
+write_basic_package_version_file(${PROJECT_BINARY_DIR}/rdsmConfigVersion.cmake COMPATIBILITY SameMajorVersion)
+install(FILES ${PROJECT_BINARY_DIR}/rdsmConfig.cmake ${PROJECT_BINARY_DIR}/rdsmConfigVersion.cmake
+        DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/rdsm)
+configure_file(cmake/rdsm.pc.in ${PROJECT_BINARY_DIR}/rdsm.pc @ONLY)
+install(FILES ${PROJECT_BINARY_DIR}/rdsm.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)

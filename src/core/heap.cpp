@@ -1,0 +1,103 @@
+// First-fit allocator over offsets with coalescing; identical on every PE for identical call sequences.
+#include "core/heap.hpp"
+
+#include <iterator>
+
+namespace rdsm::detail {
+namespace {
+size_t round_up(size_t v, size_t a) { return (v + a - 1) / a * a; }
+}  // namespace
+
+symmetric_heap::symmetric_heap(void* base, size_t length)
+    : base_(reinterpret_cast<uintptr_t>(base)), length_(length / granule * granule), free_bytes_(length_) {
+  if (length_ > 0) free_[0] = length_;
+}
+
+void* symmetric_heap::allocate(size_t bytes, size_t alignment) {
+  if (alignment < granule) alignment = granule;
+  size_t need = round_up(bytes == 0 ? 1 : bytes, granule);
+  if (need < bytes) return nullptr;  // overflow
+  for (auto it = free_.begin(); it != free_.end(); ++it) {
+    uintptr_t start = it->first;
+    size_t len = it->second;
+    uintptr_t aligned = round_up(base_ + start, alignment) - base_;
+    size_t pad = aligned - start;
+    if (pad > len || len - pad < need) continue;
+    free_.erase(it);
+    if (pad > 0) free_[start] = pad;
+    size_t rest = len - pad - need;
+    if (rest > 0) free_[aligned + need] = rest;
+    used_[aligned] = need;
+    free_bytes_ -= need;
+    return reinterpret_cast<void*>(base_ + aligned);
+  }
+  return nullptr;
+}
+
+bool symmetric_heap::release(void* p) {
+  uintptr_t off = reinterpret_cast<uintptr_t>(p) - base_;
+  auto u = used_.find(off);
+  if (u == used_.end()) return false;
+  size_t len = u->second;
+  used_.erase(u);
+  free_bytes_ += len;
+  auto next = free_.lower_bound(off);
+  if (next != free_.end() && off + len == next->first) {
+    len += next->second;
+    next = free_.erase(next);
+  }
+  if (next != free_.begin()) {
+    auto prev = std::prev(next);
+    if (prev->first + prev->second == off) {
+      prev->second += len;
+      return true;
+    }
+  }
+  free_[off] = len;
+  return true;
+}
+
+size_t symmetric_heap::block_size(const void* p) const {
+  auto u = used_.find(reinterpret_cast<uintptr_t>(p) - base_);
+  return u == used_.end() ? 0 : u->second;
+}
+
+bool symmetric_heap::resize_in_place(void* p, size_t bytes) {
+  uintptr_t off = reinterpret_cast<uintptr_t>(p) - base_;
+  auto u = used_.find(off);
+  if (u == used_.end()) return false;
+  size_t need = round_up(bytes == 0 ? 1 : bytes, granule);
+  size_t have = u->second;
+  if (need == have) return true;
+  if (need < have) {
+    u->second = need;
+    free_bytes_ += have - need;
+    // Return the tail, merging with a following free range.
+    uintptr_t tail = off + need;
+    size_t tail_len = have - need;
+    auto next = free_.find(off + have);
+    if (next != free_.end()) {
+      tail_len += next->second;
+      free_.erase(next);
+    }
+    free_[tail] = tail_len;
+    return true;
+  }
+  auto next = free_.find(off + have);
+  if (next == free_.end() || have + next->second < need) return false;
+  size_t extra = need - have;
+  size_t left = next->second - extra;
+  free_.erase(next);
+  if (left > 0) free_[off + need] = left;
+  u->second = need;
+  free_bytes_ -= extra;
+  return true;
+}
+
+size_t symmetric_heap::largest_free() const {
+  size_t m = 0;
+  for (const auto& f : free_) m = f.second > m ? f.second : m;
+  return m;
+}
+
+}  // namespace rdsm::detail

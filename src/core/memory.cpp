@@ -1,0 +1,104 @@
+// Collective symmetric allocation over the deterministic heap allocator.
+#include "core/memory.hpp"
+
+#include <algorithm>
+#include <cstring>
+#include <string>
+
+#include "common/log.hpp"
+#include "core/runtime.hpp"
+#include "core/sync.hpp"
+
+namespace rdsm::detail {
+namespace {
+
+runtime& rt_checked(const char* fn) {
+  if (!runtime::initialized()) fatal("%s: called before shmem_init; call shmem_init first", fn);
+  return runtime::get();
+}
+
+std::string human(size_t b) {
+  if (b >= (size_t{1} << 30)) return format("%.1f GiB", static_cast<double>(b) / (1 << 30));
+  if (b >= (size_t{1} << 20)) return format("%.1f MiB", static_cast<double>(b) / (1 << 20));
+  if (b >= 1024) return format("%.1f KiB", static_cast<double>(b) / 1024);
+  return format("%zu bytes", b);
+}
+
+// With SHMEM_DEBUG, every PE must have passed the same arguments to a collective allocation.
+void check_agreement(runtime& rt, const char* fn, size_t value) {
+  if (!rt.checking() || rt.n_pes() == 1) return;
+  auto all = rt.boot().allgather(std::string(reinterpret_cast<const char*>(&value), sizeof value));
+  if (!all.ok()) fatal("%s: %s", fn, all.error().message().c_str());
+  for (int pe = 0; pe < rt.n_pes(); ++pe) {
+    size_t other = 0;
+    std::memcpy(&other, all.value()[pe].data(), sizeof other);
+    if (other != value)
+      fatal("%s: PEs passed different sizes (PE %d: %zu, PE %d: %zu); every PE must make the same call", fn,
+            rt.my_pe(), value, pe, other);
+  }
+}
+
+void warn_exhausted(runtime& rt, const char* fn, size_t bytes) {
+  if (rt.my_pe() != 0) return;  // every PE fails alike; one warning for the job
+  RDSM_LOG_WARN("heap",
+                "%s: cannot allocate %s: %s of the symmetric heap free (largest block %s) of %s; raise "
+                "SHMEM_SYMMETRIC_SIZE",
+                fn, human(bytes).c_str(), human(rt.heap().bytes_free()).c_str(),
+                human(rt.heap().largest_free()).c_str(), human(rt.heap().capacity()).c_str());
+}
+
+}  // namespace
+
+void* sym_allocate(const char* fn, size_t bytes, size_t alignment, bool zero) {
+  runtime& rt = rt_checked(fn);
+  check_agreement(rt, fn, bytes);
+  if (bytes == 0) return nullptr;
+  void* p = rt.heap().allocate(bytes, alignment);
+  if (p == nullptr) {
+    warn_exhausted(rt, fn, bytes);
+  } else if (zero) {
+    std::memset(p, 0, bytes);
+  }
+  barrier_all();
+  return p;
+}
+
+void sym_free(const char* fn, void* p) {
+  runtime& rt = rt_checked(fn);
+  barrier_all();  // no PE may still be accessing the block
+  if (p == nullptr) return;
+  if (!rt.heap().release(p))
+    fatal("%s: %p was not returned by shmem_malloc (or was already freed); pass a pointer from the "
+          "symmetric allocator",
+          fn, p);
+}
+
+void* sym_reallocate(const char* fn, void* p, size_t bytes) {
+  runtime& rt = rt_checked(fn);
+  if (p == nullptr) return sym_allocate(fn, bytes, 0, false);
+  if (bytes == 0) {
+    sym_free(fn, p);
+    return nullptr;
+  }
+  check_agreement(rt, fn, bytes);
+  size_t old = rt.heap().block_size(p);
+  if (old == 0)
+    fatal("%s: %p was not returned by shmem_malloc (or was already freed); pass a pointer from the "
+          "symmetric allocator",
+          fn, p);
+  barrier_all();  // others may still access the old block
+  void* out = p;
+  if (!rt.heap().resize_in_place(p, bytes)) {
+    out = rt.heap().allocate(bytes, 0);
+    if (out == nullptr) {
+      warn_exhausted(rt, fn, bytes);  // the old block stays valid, as with realloc
+    } else {
+      std::memcpy(out, p, std::min(old, bytes));
+      (void)rt.heap().release(p);
+    }
+  }
+  barrier_all();
+  return out;
+}
+
+}  // namespace rdsm::detail

@@ -1,0 +1,203 @@
+// RMA, atomics and signals: direct load/store where the peer's memory is mapped, UCX otherwise.
+#include "core/rma.hpp"
+
+#include <atomic>
+#include <cstring>
+
+#include "common/log.hpp"
+#include "core/runtime.hpp"
+
+namespace rdsm::detail {
+namespace {
+
+// Set when an operation went through the transport since the last quiet: then fence and quiet must
+// complete it before later direct stores may become visible.
+std::atomic<bool> g_transport_pending{false};
+
+runtime& rt_checked(const char* fn) {
+  if (!runtime::initialized()) fatal("%s: called before shmem_init; call shmem_init first", fn);
+  return runtime::get();
+}
+
+sym_addr resolve_checked(runtime& rt, const char* fn, const char* arg, const void* addr, size_t bytes) {
+  sym_addr s = rt.resolve(addr);
+  if (s.region < 0)
+    fatal("%s: %s %p is not symmetric (not in the symmetric heap [%p, %p) nor a global variable); "
+          "allocate it with shmem_malloc or make it global/static",
+          fn, arg, addr, reinterpret_cast<void*>(rt.region_base(heap_region) + internal_bytes),
+          reinterpret_cast<void*>(rt.region_base(heap_region) + rt.region_length(heap_region)));
+  if (bytes > rt.region_length(s.region) - s.offset)
+    fatal("%s: %s %p + %zu bytes runs past the end of its symmetric object's region (%zu bytes left); "
+          "check the element count",
+          fn, arg, addr, bytes, rt.region_length(s.region) - s.offset);
+  return s;
+}
+
+void transport_failed(const char* fn, const status& s) { fatal("%s: %s", fn, s.message().c_str()); }
+
+template <class T>
+uint64_t cpu_atomic(amo_op op, T* p, T value, T compare) {
+  switch (op) {
+    case amo_op::fetch: return __atomic_load_n(p, __ATOMIC_SEQ_CST);
+    case amo_op::set: __atomic_store_n(p, value, __ATOMIC_SEQ_CST); return 0;
+    case amo_op::swap: return __atomic_exchange_n(p, value, __ATOMIC_SEQ_CST);
+    case amo_op::cswap:
+      __atomic_compare_exchange_n(p, &compare, value, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
+      return compare;
+    case amo_op::add:
+    case amo_op::fetch_add: return __atomic_fetch_add(p, value, __ATOMIC_SEQ_CST);
+    case amo_op::band:
+    case amo_op::fetch_and: return __atomic_fetch_and(p, value, __ATOMIC_SEQ_CST);
+    case amo_op::bor:
+    case amo_op::fetch_or: return __atomic_fetch_or(p, value, __ATOMIC_SEQ_CST);
+    case amo_op::bxor:
+    case amo_op::fetch_xor: return __atomic_fetch_xor(p, value, __ATOMIC_SEQ_CST);
+  }
+  return 0;
+}
+
+uint64_t cpu_atomic(amo_op op, void* p, unsigned width, uint64_t value, uint64_t compare) {
+  if (width == 4)
+    return static_cast<uint32_t>(cpu_atomic<uint32_t>(op, static_cast<uint32_t*>(p), static_cast<uint32_t>(value),
+                                                      static_cast<uint32_t>(compare)));
+  return cpu_atomic<uint64_t>(op, static_cast<uint64_t*>(p), value, compare);
+}
+
+sym_addr check_atomic(runtime& rt, const char* fn, const void* target, unsigned width, int pe) {
+  check_pe(fn, pe);
+  if (reinterpret_cast<uintptr_t>(target) % width != 0)
+    fatal("%s: dest %p is not aligned to %u bytes; atomics need naturally aligned targets", fn, target, width);
+  return resolve_checked(rt, fn, "dest", target, width);
+}
+
+}  // namespace
+
+void check_pe(const char* fn, int pe) {
+  runtime& rt = rt_checked(fn);
+  if (pe < 0 || pe >= rt.n_pes())
+    fatal("%s: pe %d out of range [0, %d); use a PE number below shmem_n_pes()", fn, pe, rt.n_pes());
+}
+
+void put(const char* fn, void* dest, const void* src, size_t bytes, int pe, bool nbi) {
+  runtime& rt = rt_checked(fn);
+  check_pe(fn, pe);
+  sym_addr s = resolve_checked(rt, fn, "dest", dest, bytes);
+  if (bytes == 0) return;
+  if (void* p = rt.mapped(s, pe)) {
+    std::memcpy(p, src, bytes);
+    return;
+  }
+  g_transport_pending.store(true, std::memory_order_relaxed);
+  status st = rt.net().put(s.region, pe, rt.remote_addr(s, pe), src, bytes, nbi);
+  if (!st.ok()) transport_failed(fn, st);
+}
+
+void get(const char* fn, void* dest, const void* src, size_t bytes, int pe, bool nbi) {
+  runtime& rt = rt_checked(fn);
+  check_pe(fn, pe);
+  sym_addr s = resolve_checked(rt, fn, "source", src, bytes);
+  if (bytes == 0) return;
+  if (void* p = rt.mapped(s, pe)) {
+    std::memcpy(dest, p, bytes);
+    return;
+  }
+  if (nbi) g_transport_pending.store(true, std::memory_order_relaxed);
+  status st = rt.net().get(s.region, pe, rt.remote_addr(s, pe), dest, bytes, nbi);
+  if (!st.ok()) transport_failed(fn, st);
+}
+
+void iput(const char* fn, void* dest, const void* src, ptrdiff_t dst, ptrdiff_t sst, size_t nelems,
+          size_t elem_bytes, int pe) {
+  auto* d = static_cast<char*>(dest);
+  const auto* s = static_cast<const char*>(src);
+  for (size_t i = 0; i < nelems; ++i)
+    put(fn, d + static_cast<ptrdiff_t>(i) * dst * static_cast<ptrdiff_t>(elem_bytes),
+        s + static_cast<ptrdiff_t>(i) * sst * static_cast<ptrdiff_t>(elem_bytes), elem_bytes, pe, true);
+}
+
+void iget(const char* fn, void* dest, const void* src, ptrdiff_t dst, ptrdiff_t sst, size_t nelems,
+          size_t elem_bytes, int pe) {
+  auto* d = static_cast<char*>(dest);
+  const auto* s = static_cast<const char*>(src);
+  for (size_t i = 0; i < nelems; ++i)
+    get(fn, d + static_cast<ptrdiff_t>(i) * dst * static_cast<ptrdiff_t>(elem_bytes),
+        s + static_cast<ptrdiff_t>(i) * sst * static_cast<ptrdiff_t>(elem_bytes), elem_bytes, pe, true);
+  quiet();  // iget is blocking: the elements are in dest on return
+}
+
+uint64_t atomic(const char* fn, amo_op op, void* target, unsigned width, uint64_t value, uint64_t compare, int pe) {
+  runtime& rt = rt_checked(fn);
+  sym_addr s = check_atomic(rt, fn, target, width, pe);
+  if (void* p = rt.mapped(s, pe)) return cpu_atomic(op, p, width, value, compare);
+  uint64_t old = 0;
+  bool fetches = op != amo_op::add && op != amo_op::band && op != amo_op::bor && op != amo_op::bxor &&
+                 op != amo_op::set;
+  if (!fetches) g_transport_pending.store(true, std::memory_order_relaxed);
+  status st = rt.net().atomic(s.region, pe, rt.remote_addr(s, pe), op, width, value, compare,
+                              fetches ? &old : nullptr, !fetches);
+  if (!st.ok()) transport_failed(fn, st);
+  return width == 4 ? static_cast<uint32_t>(old) : old;
+}
+
+void atomic_nbi(const char* fn, amo_op op, void* fetch, void* target, unsigned width, uint64_t value,
+                uint64_t compare, int pe) {
+  runtime& rt = rt_checked(fn);
+  sym_addr s = check_atomic(rt, fn, target, width, pe);
+  if (void* p = rt.mapped(s, pe)) {
+    uint64_t old = cpu_atomic(op, p, width, value, compare);
+    std::memcpy(fetch, &old, width);  // little-endian: the low bytes hold the value
+    return;
+  }
+  g_transport_pending.store(true, std::memory_order_relaxed);
+  status st = rt.net().atomic(s.region, pe, rt.remote_addr(s, pe), op, width, value, compare, fetch, true);
+  if (!st.ok()) transport_failed(fn, st);
+}
+
+void put_signal(const char* fn, void* dest, const void* src, size_t bytes, uint64_t* sig, uint64_t signal,
+                int sig_op, int pe, bool nbi) {
+  runtime& rt = rt_checked(fn);
+  if (sig_op != signal_set && sig_op != signal_add)
+    fatal("%s: sig_op %d is neither SHMEM_SIGNAL_SET nor SHMEM_SIGNAL_ADD", fn, sig_op);
+  sym_addr ss = check_atomic(rt, fn, sig, sizeof(uint64_t), pe);
+  put(fn, dest, src, bytes, pe, nbi);
+  amo_op op = sig_op == signal_set ? amo_op::set : amo_op::add;
+  if (void* p = rt.mapped(ss, pe)) {
+    // The data must be visible before the signal: complete transported data first.
+    if (g_transport_pending.load(std::memory_order_relaxed)) quiet();
+    cpu_atomic(op, p, 8, signal, 0);
+    return;
+  }
+  if (g_transport_pending.load(std::memory_order_relaxed)) rt.net().fence();
+  g_transport_pending.store(true, std::memory_order_relaxed);
+  status st = rt.net().atomic(ss.region, pe, rt.remote_addr(ss, pe), op, 8, signal, 0, nullptr, op == amo_op::add);
+  if (!st.ok()) transport_failed(fn, st);
+}
+
+void fence() {
+  // Direct stores are ordered by the CPU (release); transported ones must complete before later direct
+  // stores can become visible, so a fence after transported operations is a quiet.
+  if (g_transport_pending.load(std::memory_order_relaxed)) {
+    quiet();
+    return;
+  }
+  std::atomic_thread_fence(std::memory_order_release);
+}
+
+void quiet() {
+  runtime& rt = rt_checked("shmem_quiet");
+  if (g_transport_pending.exchange(false, std::memory_order_acq_rel)) {
+    status st = rt.net().quiet();
+    if (!st.ok()) transport_failed("shmem_quiet", st);
+  }
+  std::atomic_thread_fence(std::memory_order_seq_cst);
+}
+
+void* pointer_to(const void* addr, int pe) {
+  runtime& rt = rt_checked("shmem_ptr");
+  if (pe < 0 || pe >= rt.n_pes()) return nullptr;
+  sym_addr s = rt.resolve(addr);
+  if (s.region < 0) return nullptr;
+  return rt.mapped(s, pe);
+}
+
+}  // namespace rdsm::detail

@@ -1,0 +1,42 @@
+// One-sided operations, atomics, signals and ordering on symmetric addresses, with argument checks.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "transport/transport.hpp"
+
+namespace rdsm::detail {
+
+/// Signal update kinds (values equal SHMEM_SIGNAL_SET / SHMEM_SIGNAL_ADD in shmem.h).
+enum signal_op : int { signal_set = 0, signal_add = 1 };
+
+// Every function takes the name of the API call for error messages: a bad PE, a non-symmetric or
+// out-of-range address, or a misaligned atomic ends the job with one line naming call, argument, range.
+void check_pe(const char* fn, int pe);
+
+void put(const char* fn, void* dest, const void* src, size_t bytes, int pe, bool nbi);
+void get(const char* fn, void* dest, const void* src, size_t bytes, int pe, bool nbi);
+/// Strided forms: element i goes from src[i*sst] to dest[i*dst] (strides in elements).
+void iput(const char* fn, void* dest, const void* src, ptrdiff_t dst, ptrdiff_t sst, size_t nelems,
+          size_t elem_bytes, int pe);
+void iget(const char* fn, void* dest, const void* src, ptrdiff_t dst, ptrdiff_t sst, size_t nelems,
+          size_t elem_bytes, int pe);
+
+/// Atomic on a 4- or 8-byte word; returns the old value for fetching ops (zero-extended).
+uint64_t atomic(const char* fn, amo_op op, void* target, unsigned width, uint64_t value, uint64_t compare, int pe);
+/// Non-blocking fetching atomic: the old value lands in *fetch by the next quiet.
+void atomic_nbi(const char* fn, amo_op op, void* fetch, void* target, unsigned width, uint64_t value,
+                uint64_t compare, int pe);
+
+/// Puts `bytes` then updates the 64-bit signal at `sig` (set or add), ordered after the data.
+void put_signal(const char* fn, void* dest, const void* src, size_t bytes, uint64_t* sig, uint64_t signal,
+                int sig_op, int pe, bool nbi);
+
+void fence();
+void quiet();
+
+/// Pointer to `pe`'s copy of the symmetric `addr` usable by load/store, or nullptr.
+void* pointer_to(const void* addr, int pe);
+
+}  // namespace rdsm::detail

@@ -1,0 +1,171 @@
+// Runtime start-up and shut-down: bootstrap, transport, regions, heap, progress.
+#include "core/runtime.hpp"
+
+#include <link.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstring>
+
+#include "common/log.hpp"
+#include "core/rma.hpp"
+#include "core/sync.hpp"
+
+namespace rdsm::detail {
+
+runtime* runtime::instance_ = nullptr;
+
+namespace {
+
+struct segment {
+  uintptr_t start = 0;
+  size_t length = 0;
+};
+
+// The main program's writable load segment: its .data and .bss, where global variables live.
+segment program_data_segment() {
+  segment seg;
+  dl_iterate_phdr(
+      [](dl_phdr_info* info, size_t, void* out) -> int {
+        auto* s = static_cast<segment*>(out);
+        for (int i = 0; i < info->dlpi_phnum; ++i) {
+          const ElfW(Phdr)& ph = info->dlpi_phdr[i];
+          if (ph.p_type != PT_LOAD || (ph.p_flags & PF_W) == 0) continue;
+          uintptr_t page = static_cast<uintptr_t>(sysconf(_SC_PAGESIZE));
+          uintptr_t lo = (info->dlpi_addr + ph.p_vaddr) & ~(page - 1);
+          uintptr_t hi = (info->dlpi_addr + ph.p_vaddr + ph.p_memsz + page - 1) & ~(page - 1);
+          s->start = lo;
+          s->length = hi - lo;
+        }
+        return 1;  // the first object is the main program
+      },
+      &seg);
+  return seg;
+}
+
+void fatal_through_job(int code, const std::string& message) {
+  if (runtime::initialized()) runtime::get().abort_job(code, message);
+}
+
+}  // namespace
+
+status runtime::init(int requested_thread_level) {
+  if (instance_ != nullptr) return {};
+  auto* rt = new runtime();
+  status s = rt->start(requested_thread_level);
+  if (!s.ok()) {
+    // Other PEs may already wait at the rendezvous: end the whole job rather than leave them hanging.
+    if (rt->boot_ != nullptr && rt->n_pes_ > 1) rt->abort_job(1, s.message());
+    instance_ = nullptr;
+    set_fatal_handler(nullptr);
+    delete rt;
+    return s;
+  }
+  return {};
+}
+
+status runtime::start(int requested_thread_level) {
+  RDSM_ASSIGN_OR_RETURN(cfg_, config_load());
+  static const char* const levels[] = {"error", "warn", "info", "debug", "trace"};
+  int level = 1;
+  for (int i = 0; i < 5; ++i)
+    if (cfg_.log_level == levels[i]) level = i;
+  log_configure(static_cast<log_level>(level), -1);
+
+  RDSM_ASSIGN_OR_RETURN(boot_, bootstrap_create(cfg_));
+  my_pe_ = boot_->rank();
+  n_pes_ = boot_->size();
+  thread_level_ = requested_thread_level;
+  log_configure(static_cast<log_level>(level), my_pe_);
+  instance_ = this;  // from here on, fatal errors end the whole job
+  set_fatal_handler(&fatal_through_job);
+
+  RDSM_ASSIGN_OR_RETURN(net_, transport::create(my_pe_, n_pes_, [this](int pe, const std::string& cause) {
+                          abort_job(1, format("lost contact with PE %d (%s): it has probably died; ending the job",
+                                              pe, cause.c_str()));
+                        }));
+  RDSM_ASSIGN_OR_RETURN(auto addresses, boot_->allgather(net_->worker_address()));
+  RDSM_TRY(net_->connect(addresses));
+
+  const size_t heap_bytes = internal_bytes + cfg_.symmetric_size;
+  RDSM_ASSIGN_OR_RETURN(int heap_id, net_->map_region(nullptr, heap_bytes));
+  segment data = program_data_segment();
+  RDSM_ASSIGN_OR_RETURN(int data_id, net_->map_region(reinterpret_cast<void*>(data.start), data.length));
+  if (heap_id != heap_region || data_id != data_region) return status::error("internal: unexpected region order");
+  for (int r = 0; r < n_regions; ++r) RDSM_TRY(exchange_region(r));
+
+  heap_ = std::make_unique<symmetric_heap>(reinterpret_cast<char*>(base_[heap_region]) + internal_bytes,
+                                           cfg_.symmetric_size);
+  std::memset(reinterpret_cast<void*>(base_[heap_region]), 0, internal_bytes);
+  progress_ = std::make_unique<progress_engine>(*net_);
+  bool want_thread = cfg_.progress_thread == "on" ||
+                     (cfg_.progress_thread == "auto" && n_pes_ > 1 && net_->needs_target_progress());
+  if (want_thread) RDSM_TRY(progress_->start());
+  RDSM_TRY(boot_->barrier());
+
+  if (my_pe_ == 0 && cfg_.version) std::fprintf(stderr, "rdsm %s\n", RDSM_VERSION_STRING);
+  if (my_pe_ == 0 && cfg_.info) {
+    std::fprintf(stderr, "rdsm %s on %d PEs, bootstrap %s, %s, progress thread %s\n", RDSM_VERSION_STRING, n_pes_,
+                 boot_->name(), net_->describe().c_str(), progress_->running() ? "on" : "off");
+    for (const auto& e : config_describe())
+      std::fprintf(stderr, "  %-22s = %-10s (%s)  %s\n", e.variable, e.value.c_str(),
+                   e.from_environment ? "environment" : "default", e.help);
+  }
+  return {};
+}
+
+status runtime::exchange_region(int id) {
+  region_info info = net_->region(id);
+  base_[id] = reinterpret_cast<uintptr_t>(info.base);
+  length_[id] = info.length;
+  RDSM_ASSIGN_OR_RETURN(std::string key, net_->pack_region_key(id));
+  uint64_t base = base_[id];
+  std::string mine(reinterpret_cast<const char*>(&base), sizeof base);
+  mine += key;
+  RDSM_ASSIGN_OR_RETURN(auto all, boot_->allgather(mine));
+  std::vector<uint64_t> bases(static_cast<size_t>(n_pes_));
+  std::vector<std::string> keys(static_cast<size_t>(n_pes_));
+  for (int pe = 0; pe < n_pes_; ++pe) {
+    std::memcpy(&bases[pe], all[pe].data(), sizeof(uint64_t));
+    keys[pe] = all[pe].substr(sizeof(uint64_t));
+  }
+  RDSM_TRY(net_->unpack_region_keys(id, bases, keys));
+  mapped_[id].resize(static_cast<size_t>(n_pes_));
+  remote_[id] = bases;
+  for (int pe = 0; pe < n_pes_; ++pe) mapped_[id][pe] = net_->mapped_base(id, pe);
+  return {};
+}
+
+void runtime::finalize() {
+  if (instance_ == nullptr) return;
+  instance_->stop();
+  set_fatal_handler(nullptr);
+  delete instance_;
+  instance_ = nullptr;
+}
+
+void runtime::stop() {
+  quiet();
+  barrier_all();
+  net_->begin_shutdown();
+  progress_->stop();
+  status s = boot_->finalize();
+  if (!s.ok()) RDSM_LOG_WARN("boot", "finalize: %s", s.message().c_str());
+  net_.reset();
+  boot_.reset();
+}
+
+void runtime::abort_job(int code, const std::string& message) {
+  std::fflush(stdout);
+  if (net_ != nullptr) net_->begin_shutdown();
+  if (boot_ == nullptr) {
+    std::fprintf(stderr, "rdsm: %s\n", message.c_str());
+    std::_Exit(code);
+  }
+  if (std::strcmp(boot_->name(), "launcher") != 0)  // the launcher prints the message itself
+    std::fprintf(stderr, "rdsm: PE %d: %s\n", my_pe_, message.c_str());
+  boot_->abort(code, message);
+  std::_Exit(code);  // not reached: abort() ends the process
+}
+
+}  // namespace rdsm::detail

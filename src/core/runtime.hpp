@@ -1,0 +1,94 @@
+// The runtime of one PE: bootstrap, transport, symmetric regions, heap and progress, created by init.
+#pragma once
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "bootstrap/bootstrap.hpp"
+#include "common/config.hpp"
+#include "core/heap.hpp"
+#include "core/progress.hpp"
+#include "transport/transport.hpp"
+
+namespace rdsm::detail {
+
+/// Symmetric regions, in the order they are registered with the transport.
+enum region_id : int { heap_region = 0, data_region = 1, n_regions = 2 };
+
+/// A symmetric address resolved to its region and offset.
+struct sym_addr {
+  int region;
+  uint64_t offset;
+};
+
+class runtime {
+ public:
+  /// Starts the runtime (collective). Returns an error naming the cause; the PE state is unchanged then.
+  static status init(int requested_thread_level);
+  /// Ends the runtime (collective): completes outstanding operations, synchronizes, releases everything.
+  static void finalize();
+  static bool initialized() { return instance_ != nullptr; }
+  /// The running runtime; use only after init succeeded (callers check with initialized()).
+  static runtime& get() { return *instance_; }
+
+  int my_pe() const { return my_pe_; }
+  int n_pes() const { return n_pes_; }
+  const config& cfg() const { return cfg_; }
+  bool checking() const { return cfg_.debug; }
+  int thread_level() const { return thread_level_; }
+  transport& net() { return *net_; }
+  bootstrap& boot() { return *boot_; }
+  symmetric_heap& heap() { return *heap_; }
+  progress_engine& progress() { return *progress_; }
+
+  /// Region and offset of `addr`, or region -1 when the address is not symmetric.
+  sym_addr resolve(const void* addr) const {
+    auto a = reinterpret_cast<uintptr_t>(addr);
+    for (int r = 0; r < n_regions; ++r)
+      if (a - base_[r] < length_[r]) return {r, a - base_[r]};
+    return {-1, 0};
+  }
+  /// A load/store pointer to `pe`'s copy of the object at `s`, or nullptr when not mappable.
+  void* mapped(sym_addr s, int pe) const {
+    char* b = static_cast<char*>(mapped_[s.region][pe]);
+    return b != nullptr ? b + s.offset : nullptr;
+  }
+  uint64_t remote_addr(sym_addr s, int pe) const { return remote_[s.region][pe] + s.offset; }
+  uintptr_t region_base(int r) const { return base_[r]; }
+  size_t region_length(int r) const { return length_[r]; }
+
+  /// Internal symmetric scratch words (barrier and collective flags), at the start of the heap.
+  uint64_t* internal() const { return reinterpret_cast<uint64_t*>(base_[heap_region]); }
+
+  /// Ends the whole job with `code`, naming `message` (shmem_global_exit and fatal errors).
+  [[noreturn]] void abort_job(int code, const std::string& message);
+
+ private:
+  runtime() = default;
+  status start(int requested_thread_level);
+  void stop();
+  status exchange_region(int id);
+
+  static runtime* instance_;
+
+  config cfg_;
+  int my_pe_ = 0;
+  int n_pes_ = 1;
+  int thread_level_ = 0;
+  std::unique_ptr<bootstrap> boot_;
+  std::unique_ptr<transport> net_;
+  std::unique_ptr<symmetric_heap> heap_;
+  std::unique_ptr<progress_engine> progress_;
+  uintptr_t base_[n_regions] = {};
+  size_t length_[n_regions] = {};
+  std::vector<void*> mapped_[n_regions];
+  std::vector<uint64_t> remote_[n_regions];
+};
+
+/// Words of the internal area at the start of the heap (each on its own cache line where it matters).
+constexpr size_t internal_bytes = 64 * 1024;
+
+}  // namespace rdsm::detail

@@ -1,0 +1,121 @@
+// OpenSHMEM setup, query, exit and memory management routines.
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+
+#include "common/log.hpp"
+#include "core/memory.hpp"
+#include "core/rma.hpp"
+#include "core/runtime.hpp"
+#include "shmem.h"
+
+using namespace rdsm::detail;
+
+namespace {
+
+runtime& rt_checked(const char* fn) {
+  if (!runtime::initialized()) fatal("%s: called before shmem_init (or after shmem_finalize); call shmem_init first", fn);
+  return runtime::get();
+}
+
+int start(int requested) {
+  status s = runtime::init(requested);
+  if (!s.ok()) {
+    std::fprintf(stderr, "rdsm: shmem_init failed: %s\n", s.message().c_str());
+    return 1;
+  }
+  return 0;
+}
+
+}  // namespace
+
+extern "C" {
+
+void shmem_init(void) {
+  if (start(SHMEM_THREAD_SINGLE) != 0) std::exit(1);
+}
+
+int shmem_init_thread(int requested, int* provided) {
+  if (requested < SHMEM_THREAD_SINGLE || requested > SHMEM_THREAD_MULTIPLE) {
+    std::fprintf(stderr, "rdsm: shmem_init_thread: requested %d is not a SHMEM_THREAD_* level\n", requested);
+    return 1;
+  }
+  int rc = start(requested);
+  if (rc == 0 && provided != nullptr) *provided = runtime::get().thread_level();
+  return rc;
+}
+
+void shmem_query_thread(int* provided) { *provided = rt_checked(__func__).thread_level(); }
+
+void shmem_finalize(void) { runtime::finalize(); }
+
+int shmem_my_pe(void) { return rt_checked(__func__).my_pe(); }
+int shmem_n_pes(void) { return rt_checked(__func__).n_pes(); }
+
+int shmem_pe_accessible(int pe) {
+  runtime& rt = rt_checked(__func__);
+  return pe >= 0 && pe < rt.n_pes() ? 1 : 0;
+}
+
+int shmem_addr_accessible(const void* addr, int pe) {
+  runtime& rt = rt_checked(__func__);
+  return pe >= 0 && pe < rt.n_pes() && rt.resolve(addr).region >= 0 ? 1 : 0;
+}
+
+void* shmem_ptr(const void* dest, int pe) { return pointer_to(dest, pe); }
+
+void shmem_info_get_version(int* major, int* minor) {
+  *major = SHMEM_MAJOR_VERSION;
+  *minor = SHMEM_MINOR_VERSION;
+}
+
+void shmem_info_get_name(char* name) {
+  std::strncpy(name, SHMEM_VENDOR_STRING, SHMEM_MAX_NAME_LEN - 1);
+  name[SHMEM_MAX_NAME_LEN - 1] = '\0';
+}
+
+void shmem_global_exit(int status) {
+  std::fflush(nullptr);
+  if (!runtime::initialized()) std::exit(status);
+  runtime::get().abort_job(status, format("shmem_global_exit(%d) called", status));
+}
+
+void* shmem_malloc(size_t size) { return sym_allocate(__func__, size, 0, false); }
+
+void* shmem_malloc_with_hints(size_t size, long hints) {
+  if ((hints & ~(SHMEM_MALLOC_ATOMICS_REMOTE | SHMEM_MALLOC_SIGNAL_REMOTE)) != 0)
+    RDSM_LOG_WARN("heap", "shmem_malloc_with_hints: unknown hint bits 0x%lx are ignored", hints);
+  return sym_allocate(__func__, size, 0, false);
+}
+
+void* shmem_calloc(size_t count, size_t size) {
+  if (size != 0 && count > SIZE_MAX / size) {
+    RDSM_LOG_WARN("heap", "shmem_calloc: %zu elements of %zu bytes overflow size_t", count, size);
+    return nullptr;
+  }
+  return sym_allocate(__func__, count * size, 0, true);
+}
+
+void* shmem_align(size_t alignment, size_t size) {
+  if (alignment == 0 || (alignment & (alignment - 1)) != 0)
+    fatal("shmem_align: alignment %zu is not a power of two", alignment);
+  return sym_allocate(__func__, size, alignment, false);
+}
+
+void* shmem_realloc(void* ptr, size_t size) { return sym_reallocate(__func__, ptr, size); }
+void shmem_free(void* ptr) { sym_free(__func__, ptr); }
+
+// Deprecated names.
+void start_pes(int) { shmem_init(); }
+int _my_pe(void) { return shmem_my_pe(); }
+int _num_pes(void) { return shmem_n_pes(); }
+void* shmalloc(size_t size) { return sym_allocate(__func__, size, 0, false); }
+void shfree(void* ptr) { sym_free(__func__, ptr); }
+void* shrealloc(void* ptr, size_t size) { return sym_reallocate(__func__, ptr, size); }
+void* shmemalign(size_t alignment, size_t size) { return shmem_align(alignment, size); }
+// The cache routines of OpenSHMEM 1.0 have no effect on cache-coherent systems (the specification).
+void shmem_clear_cache_inv(void) {}
+void shmem_set_cache_inv(void) {}
+void shmem_udcflush(void) {}
+
+}  // extern "C"

@@ -1,0 +1,166 @@
+// OpenSHMEM ordering, barriers, point-to-point waiting, signals and locks.
+#include "core/sync.hpp"
+
+#include <cstdint>
+
+#include "core/rma.hpp"
+#include "core/runtime.hpp"
+#include "shmem.h"
+
+using namespace rdsm::detail;
+
+namespace {
+
+bool included(const int* status, size_t i) { return status == nullptr || status[i] == 0; }
+
+// Holds when element i satisfies its comparison (scalar operand or per-element vector).
+template <class T>
+bool satisfied(T* ivars, size_t i, int cmp, const T* values, T value) {
+  return compare(cmp, load_acquire(&ivars[i]), values != nullptr ? values[i] : value);
+}
+
+template <class T>
+void wait_one(const char* fn, T* ivar, int cmp, T value) {
+  check_cmp(fn, cmp);
+  if (compare(cmp, load_acquire(ivar), value)) return;
+  backoff b;
+  while (!compare(cmp, load_acquire(ivar), value)) b.pause();
+}
+
+template <class T>
+int test_all(const char* fn, T* ivars, size_t n, const int* status, int cmp, const T* values, T value) {
+  check_cmp(fn, cmp);
+  for (size_t i = 0; i < n; ++i)
+    if (included(status, i) && !satisfied(ivars, i, cmp, values, value)) return 0;
+  return 1;
+}
+
+template <class T>
+size_t test_any(const char* fn, T* ivars, size_t n, const int* status, int cmp, const T* values, T value) {
+  check_cmp(fn, cmp);
+  for (size_t i = 0; i < n; ++i)
+    if (included(status, i) && satisfied(ivars, i, cmp, values, value)) return i;
+  return SIZE_MAX;
+}
+
+template <class T>
+size_t test_some(const char* fn, T* ivars, size_t n, size_t* indices, const int* status, int cmp,
+                 const T* values, T value) {
+  check_cmp(fn, cmp);
+  size_t found = 0;
+  for (size_t i = 0; i < n; ++i)
+    if (included(status, i) && satisfied(ivars, i, cmp, values, value)) indices[found++] = i;
+  return found;
+}
+
+bool any_included(size_t n, const int* status) {
+  for (size_t i = 0; i < n; ++i)
+    if (included(status, i)) return true;
+  return false;
+}
+
+template <class T>
+void wait_all(const char* fn, T* ivars, size_t n, const int* status, int cmp, const T* values, T value) {
+  backoff b;
+  while (test_all(fn, ivars, n, status, cmp, values, value) == 0) b.pause();
+}
+
+template <class T>
+size_t wait_any(const char* fn, T* ivars, size_t n, const int* status, int cmp, const T* values, T value) {
+  if (!any_included(n, status)) return SIZE_MAX;
+  backoff b;
+  size_t i;
+  while ((i = test_any(fn, ivars, n, status, cmp, values, value)) == SIZE_MAX) b.pause();
+  return i;
+}
+
+template <class T>
+size_t wait_some(const char* fn, T* ivars, size_t n, size_t* indices, const int* status, int cmp,
+                 const T* values, T value) {
+  if (!any_included(n, status)) return 0;
+  backoff b;
+  size_t found;
+  while ((found = test_some(fn, ivars, n, indices, status, cmp, values, value)) == 0) b.pause();
+  return found;
+}
+
+}  // namespace
+
+extern "C" {
+
+void shmem_fence(void) { fence(); }
+void shmem_quiet(void) { quiet(); }
+
+void shmem_barrier_all(void) {
+  if (!runtime::initialized()) check_pe(__func__, 0);  // reports use before init
+  barrier_all();
+}
+
+void shmem_sync_all(void) {
+  if (!runtime::initialized()) check_pe(__func__, 0);
+  sync_all();
+}
+
+#define RDSM_DEF_SYNC(T, N)                                                                         \
+  void shmem_##N##_wait_until(T* ivar, int cmp, T cmp_value) { wait_one(__func__, ivar, cmp, cmp_value); } \
+  void shmem_##N##_wait_until_all(T* ivars, size_t nelems, const int* status, int cmp, T cmp_value) { \
+    wait_all<T>(__func__, ivars, nelems, status, cmp, nullptr, cmp_value);                           \
+  }                                                                                                  \
+  size_t shmem_##N##_wait_until_any(T* ivars, size_t nelems, const int* status, int cmp, T cmp_value) { \
+    return wait_any<T>(__func__, ivars, nelems, status, cmp, nullptr, cmp_value);                    \
+  }                                                                                                  \
+  size_t shmem_##N##_wait_until_some(T* ivars, size_t nelems, size_t* indices, const int* status, int cmp, \
+                                     T cmp_value) {                                                  \
+    return wait_some<T>(__func__, ivars, nelems, indices, status, cmp, nullptr, cmp_value);          \
+  }                                                                                                  \
+  void shmem_##N##_wait_until_all_vector(T* ivars, size_t nelems, const int* status, int cmp, T* cmp_values) { \
+    wait_all<T>(__func__, ivars, nelems, status, cmp, cmp_values, static_cast<T>(0));                              \
+  }                                                                                                  \
+  size_t shmem_##N##_wait_until_any_vector(T* ivars, size_t nelems, const int* status, int cmp,      \
+                                           T* cmp_values) {                                          \
+    return wait_any<T>(__func__, ivars, nelems, status, cmp, cmp_values, static_cast<T>(0));                       \
+  }                                                                                                  \
+  size_t shmem_##N##_wait_until_some_vector(T* ivars, size_t nelems, size_t* indices, const int* status, \
+                                            int cmp, T* cmp_values) {                                \
+    return wait_some<T>(__func__, ivars, nelems, indices, status, cmp, cmp_values, static_cast<T>(0));             \
+  }                                                                                                  \
+  int shmem_##N##_test(T* ivar, int cmp, T cmp_value) {                                              \
+    return test_all<T>(__func__, ivar, 1, nullptr, cmp, nullptr, cmp_value);                         \
+  }                                                                                                  \
+  int shmem_##N##_test_all(T* ivars, size_t nelems, const int* status, int cmp, T cmp_value) {       \
+    return test_all<T>(__func__, ivars, nelems, status, cmp, nullptr, cmp_value);                    \
+  }                                                                                                  \
+  size_t shmem_##N##_test_any(T* ivars, size_t nelems, const int* status, int cmp, T cmp_value) {    \
+    return test_any<T>(__func__, ivars, nelems, status, cmp, nullptr, cmp_value);                    \
+  }                                                                                                  \
+  size_t shmem_##N##_test_some(T* ivars, size_t nelems, size_t* indices, const int* status, int cmp, \
+                               T cmp_value) {                                                        \
+    return test_some<T>(__func__, ivars, nelems, indices, status, cmp, nullptr, cmp_value);          \
+  }                                                                                                  \
+  int shmem_##N##_test_all_vector(T* ivars, size_t nelems, const int* status, int cmp, T* cmp_values) { \
+    return test_all<T>(__func__, ivars, nelems, status, cmp, cmp_values, static_cast<T>(0));                       \
+  }                                                                                                  \
+  size_t shmem_##N##_test_any_vector(T* ivars, size_t nelems, const int* status, int cmp, T* cmp_values) { \
+    return test_any<T>(__func__, ivars, nelems, status, cmp, cmp_values, static_cast<T>(0));                       \
+  }                                                                                                  \
+  size_t shmem_##N##_test_some_vector(T* ivars, size_t nelems, size_t* indices, const int* status, int cmp, \
+                                      T* cmp_values) {                                               \
+    return test_some<T>(__func__, ivars, nelems, indices, status, cmp, cmp_values, static_cast<T>(0));             \
+  }                                                                                                  \
+  void shmem_##N##_wait(T* ivar, T cmp_value) { wait_one(__func__, ivar, SHMEM_CMP_NE, cmp_value); }
+RDSM_SHMEM_SYNC_TYPES(RDSM_DEF_SYNC)
+
+void shmem_wait(long* ivar, long cmp_value) { wait_one(__func__, ivar, SHMEM_CMP_NE, cmp_value); }
+
+uint64_t shmem_signal_fetch(const uint64_t* sig_addr) { return load_acquire(sig_addr); }
+
+uint64_t shmem_signal_wait_until(uint64_t* sig_addr, int cmp, uint64_t cmp_value) {
+  wait_one(__func__, sig_addr, cmp, cmp_value);
+  return load_acquire(sig_addr);
+}
+
+void shmem_set_lock(long* lock) { lock_set(__func__, lock); }
+void shmem_clear_lock(long* lock) { lock_clear(__func__, lock); }
+int shmem_test_lock(long* lock) { return lock_test(__func__, lock); }
+
+}  // extern "C"

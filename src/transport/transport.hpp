@@ -1,0 +1,80 @@
+// The RDMA engine seen by the core: registered regions, one-sided operations, atomics, ordering.
+// The header names no UCX type; the implementation (ucx/) keeps every UCX handle behind it.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "common/status.hpp"
+
+namespace rdsm::detail {
+
+/// Atomic operations on 4- or 8-byte remote words.
+enum class amo_op { fetch, set, swap, cswap, add, fetch_add, band, fetch_and, bor, fetch_or, bxor, fetch_xor };
+
+/// One registered memory region; the same region id names the symmetric counterpart in every PE.
+struct region_info {
+  void* base;
+  size_t length;
+};
+
+class transport {
+ public:
+  /// Called (from any thread) when a peer fails; the core ends the job naming the PE.
+  using peer_failure_fn = std::function<void(int pe, const std::string& cause)>;
+
+  static result<std::unique_ptr<transport>> create(int my_pe, int n_pes, peer_failure_fn on_failure);
+  virtual ~transport() = default;
+
+  /// This worker's address, to be exchanged through the bootstrap.
+  virtual std::string worker_address() const = 0;
+  /// Connects to every PE given all workers' addresses indexed by PE.
+  virtual status connect(const std::vector<std::string>& addresses) = 0;
+
+  /// Registers [base, base+length); with base == nullptr the transport allocates memory of `length`
+  /// bytes that peers on this node can map (zero-filled). Returns the region id (0, 1, ... in call order).
+  virtual result<int> map_region(void* base, size_t length) = 0;
+  virtual region_info region(int id) const = 0;
+  /// Packed remote key of a local region, to be exchanged through the bootstrap.
+  virtual result<std::string> pack_region_key(int id) const = 0;
+  /// Installs every PE's base address and packed key of region `id`.
+  virtual status unpack_region_keys(int id, const std::vector<uint64_t>& bases,
+                                    const std::vector<std::string>& keys) = 0;
+  /// A local pointer through which this process can load/store `pe`'s copy of the region, or nullptr
+  /// when the peer's memory cannot be mapped (different node, or a transport without shared memory).
+  virtual void* mapped_base(int id, int pe) const = 0;
+  /// Remote address of region `id` in `pe`.
+  virtual uint64_t remote_base(int id, int pe) const = 0;
+
+  /// Copies `n` bytes to `pe` at remote address `raddr` of region `id`. Blocking forms return when the
+  /// source may be reused; nbi forms return at once (source must stay untouched until quiet()).
+  virtual status put(int id, int pe, uint64_t raddr, const void* src, size_t n, bool nbi) = 0;
+  /// Copies `n` bytes from `pe`. The blocking form returns when `dst` holds the data; nbi at quiet().
+  virtual status get(int id, int pe, uint64_t raddr, void* dst, size_t n, bool nbi) = 0;
+  /// Atomic `op` of `width` (4 or 8) bytes at raddr. For fetching ops the old value is written to
+  /// `result` (blocking: before return; nbi: by quiet()). `compare` is used by cswap only.
+  virtual status atomic(int id, int pe, uint64_t raddr, amo_op op, unsigned width, uint64_t value,
+                        uint64_t compare, void* result, bool nbi) = 0;
+  /// Orders operations issued before it to each PE before those issued after it.
+  virtual void fence() = 0;
+  /// Completes every operation issued so far (remote completion).
+  virtual status quiet() = 0;
+  /// Makes progress on incoming and outgoing operations; returns true if anything happened.
+  virtual bool progress() = 0;
+  /// A file descriptor that becomes readable when there is work; arm() returns false when there is
+  /// already work to do (the caller must progress instead of sleeping).
+  virtual int event_fd() const = 0;
+  virtual bool arm() = 0;
+  /// True when some peer is reached through a path that needs the target to progress (emulated RMA).
+  virtual bool needs_target_progress() const = 0;
+  /// Transports in use, for rdsm-info / SHMEM_INFO.
+  virtual std::string describe() const = 0;
+  /// Begins shutdown: peer failures are no longer reported as errors.
+  virtual void begin_shutdown() = 0;
+};
+
+}  // namespace rdsm::detail

@@ -1,0 +1,310 @@
+// The transport over UCX's ucp: one context, one worker, an endpoint per PE, registered regions.
+#include <sched.h>
+#include <ucp/api/ucp.h>
+
+#include <cstring>
+#include <mutex>
+
+#include "common/log.hpp"
+#include "transport/transport.hpp"
+
+namespace rdsm::detail {
+
+class ucx_transport;
+
+namespace {
+
+std::string ucs_text(ucs_status_t s) { return ucs_status_string(s); }
+
+struct ep_context {
+  ucx_transport* owner;
+  int pe;
+};
+
+struct remote_region {
+  uint64_t base = 0;
+  ucp_rkey_h rkey = nullptr;
+  void* mapped = nullptr;
+};
+
+struct local_region {
+  ucp_mem_h memh = nullptr;
+  void* base = nullptr;
+  size_t length = 0;
+  std::vector<remote_region> peers;
+};
+
+ucp_atomic_op_t ucp_opcode(amo_op op) {
+  switch (op) {
+    case amo_op::fetch:
+    case amo_op::add:
+    case amo_op::fetch_add: return UCP_ATOMIC_OP_ADD;
+    case amo_op::set:
+    case amo_op::swap: return UCP_ATOMIC_OP_SWAP;
+    case amo_op::cswap: return UCP_ATOMIC_OP_CSWAP;
+    case amo_op::band:
+    case amo_op::fetch_and: return UCP_ATOMIC_OP_AND;
+    case amo_op::bor:
+    case amo_op::fetch_or: return UCP_ATOMIC_OP_OR;
+    case amo_op::bxor:
+    case amo_op::fetch_xor: return UCP_ATOMIC_OP_XOR;
+  }
+  return UCP_ATOMIC_OP_ADD;
+}
+
+bool fetching(amo_op op) {
+  return op != amo_op::add && op != amo_op::band && op != amo_op::bor && op != amo_op::bxor;
+}
+
+}  // namespace
+
+class ucx_transport final : public transport {
+ public:
+  ucx_transport(int my_pe, int n_pes, peer_failure_fn on_failure)
+      : my_pe_(my_pe), n_pes_(n_pes), on_failure_(std::move(on_failure)) {}
+
+  ~ucx_transport() override { close(); }
+
+  status open() {
+    ucp_config_t* cfg = nullptr;
+    ucs_status_t s = ucp_config_read(nullptr, nullptr, &cfg);
+    if (s != UCS_OK) return status::error("UCX configuration could not be read: " + ucs_text(s) + "; check UCX_* variables");
+    ucp_params_t params{};
+    params.field_mask = UCP_PARAM_FIELD_FEATURES | UCP_PARAM_FIELD_ESTIMATED_NUM_EPS | UCP_PARAM_FIELD_NAME;
+    params.features = UCP_FEATURE_RMA | UCP_FEATURE_AMO32 | UCP_FEATURE_AMO64 | UCP_FEATURE_WAKEUP;
+    params.estimated_num_eps = static_cast<size_t>(n_pes_);
+    params.name = "rdsm";
+    s = ucp_init(&params, cfg, &context_);
+    ucp_config_release(cfg);
+    if (s != UCS_OK) return status::error("UCX could not start (ucp_init: " + ucs_text(s) + "); check UCX_TLS / UCX_NET_DEVICES");
+    ucp_worker_params_t wp{};
+    wp.field_mask = UCP_WORKER_PARAM_FIELD_THREAD_MODE;
+    wp.thread_mode = UCS_THREAD_MODE_MULTI;  // the progress thread and the application share the worker
+    s = ucp_worker_create(context_, &wp, &worker_);
+    if (s != UCS_OK) return status::error("UCX worker could not be created: " + ucs_text(s));
+    ucp_address_t* addr = nullptr;
+    size_t len = 0;
+    s = ucp_worker_get_address(worker_, &addr, &len);
+    if (s != UCS_OK) return status::error("UCX worker address unavailable: " + ucs_text(s));
+    address_.assign(reinterpret_cast<const char*>(addr), len);
+    ucp_worker_release_address(worker_, addr);
+    s = ucp_worker_get_efd(worker_, &efd_);
+    if (s != UCS_OK) return status::error("UCX worker has no event descriptor: " + ucs_text(s));
+    return {};
+  }
+
+  std::string worker_address() const override { return address_; }
+
+  status connect(const std::vector<std::string>& addresses) override {
+    eps_.assign(static_cast<size_t>(n_pes_), nullptr);
+    ep_ctx_.resize(static_cast<size_t>(n_pes_));
+    for (int pe = 0; pe < n_pes_; ++pe) {
+      ep_ctx_[pe] = {this, pe};
+      ucp_ep_params_t ep{};
+      ep.field_mask = UCP_EP_PARAM_FIELD_REMOTE_ADDRESS | UCP_EP_PARAM_FIELD_ERR_HANDLING_MODE |
+                      UCP_EP_PARAM_FIELD_ERR_HANDLER;
+      ep.address = reinterpret_cast<const ucp_address_t*>(addresses[pe].data());
+      ep.err_mode = UCP_ERR_HANDLING_MODE_PEER;
+      ep.err_handler.cb = &ucx_transport::on_ep_error;
+      ep.err_handler.arg = &ep_ctx_[pe];
+      ucs_status_t s = ucp_ep_create(worker_, &ep, &eps_[pe]);
+      if (s != UCS_OK)
+        return status::error(format("cannot connect to PE %d: ucp_ep_create: %s", pe, ucs_status_string(s)));
+    }
+    // Endpoint wire-up completes lazily; flushing makes every connection ready before the first RMA.
+    return quiet();
+  }
+
+  result<int> map_region(void* base, size_t length) override {
+    ucp_mem_map_params_t mp{};
+    mp.field_mask = UCP_MEM_MAP_PARAM_FIELD_LENGTH | UCP_MEM_MAP_PARAM_FIELD_FLAGS;
+    mp.length = length;
+    if (base == nullptr) {
+      mp.flags = UCP_MEM_MAP_ALLOCATE;
+    } else {
+      mp.field_mask |= UCP_MEM_MAP_PARAM_FIELD_ADDRESS;
+      mp.address = base;
+    }
+    local_region r;
+    ucs_status_t s = ucp_mem_map(context_, &mp, &r.memh);
+    if (s != UCS_OK)
+      return status::error(format("cannot register %zu bytes with UCX (ucp_mem_map: %s); lower SHMEM_SYMMETRIC_SIZE "
+                                  "or raise the locked/shared memory limits",
+                                  length, ucs_status_string(s)));
+    ucp_mem_attr_t attr{};
+    attr.field_mask = UCP_MEM_ATTR_FIELD_ADDRESS | UCP_MEM_ATTR_FIELD_LENGTH;
+    s = ucp_mem_query(r.memh, &attr);
+    if (s != UCS_OK) return status::error("ucp_mem_query failed: " + ucs_text(s));
+    r.base = attr.address;
+    r.length = length;
+    regions_.push_back(std::move(r));
+    return static_cast<int>(regions_.size() - 1);
+  }
+
+  region_info region(int id) const override { return {regions_[id].base, regions_[id].length}; }
+
+  result<std::string> pack_region_key(int id) const override {
+    void* buf = nullptr;
+    size_t len = 0;
+    ucs_status_t s = ucp_rkey_pack(context_, regions_[id].memh, &buf, &len);
+    if (s != UCS_OK) return status::error("ucp_rkey_pack failed: " + ucs_text(s));
+    std::string key(static_cast<const char*>(buf), len);
+    ucp_rkey_buffer_release(buf);
+    return key;
+  }
+
+  status unpack_region_keys(int id, const std::vector<uint64_t>& bases, const std::vector<std::string>& keys) override {
+    local_region& r = regions_[id];
+    r.peers.assign(static_cast<size_t>(n_pes_), remote_region{});
+    for (int pe = 0; pe < n_pes_; ++pe) {
+      remote_region& p = r.peers[pe];
+      p.base = bases[pe];
+      ucs_status_t s = ucp_ep_rkey_unpack(eps_[pe], keys[pe].data(), &p.rkey);
+      if (s != UCS_OK)
+        return status::error(format("cannot use PE %d's memory key: %s", pe, ucs_status_string(s)));
+      if (pe == my_pe_) {
+        p.mapped = r.base;
+      } else if (ucp_rkey_ptr(p.rkey, p.base, &p.mapped) != UCS_OK) {
+        p.mapped = nullptr;
+        emulated_peers_ = true;
+      }
+    }
+    return {};
+  }
+
+  void* mapped_base(int id, int pe) const override { return regions_[id].peers[pe].mapped; }
+  uint64_t remote_base(int id, int pe) const override { return regions_[id].peers[pe].base; }
+
+  status put(int id, int pe, uint64_t raddr, const void* src, size_t n, bool nbi) override {
+    ucp_request_param_t p{};
+    ucs_status_ptr_t req = ucp_put_nbx(eps_[pe], src, n, raddr, regions_[id].peers[pe].rkey, &p);
+    return finish(req, nbi, "put", pe);
+  }
+
+  status get(int id, int pe, uint64_t raddr, void* dst, size_t n, bool nbi) override {
+    ucp_request_param_t p{};
+    ucs_status_ptr_t req = ucp_get_nbx(eps_[pe], dst, n, raddr, regions_[id].peers[pe].rkey, &p);
+    return finish(req, nbi, "get", pe);
+  }
+
+  status atomic(int id, int pe, uint64_t raddr, amo_op op, unsigned width, uint64_t value, uint64_t compare,
+                void* result, bool nbi) override {
+    ucp_request_param_t p{};
+    p.op_attr_mask = UCP_OP_ATTR_FIELD_DATATYPE;
+    p.datatype = ucp_dt_make_contig(width);
+    uint64_t scratch = 0;
+    uint32_t value32 = static_cast<uint32_t>(value);
+    const void* operand = width == 4 ? static_cast<const void*>(&value32) : static_cast<const void*>(&value);
+    if (op == amo_op::fetch) value = value32 = 0;  // fetch is an atomic add of zero
+    if (fetching(op)) {
+      void* reply = result != nullptr ? result : &scratch;
+      if (op == amo_op::cswap) std::memcpy(reply, &compare, width);  // cswap reads the comparand from here
+      p.op_attr_mask |= UCP_OP_ATTR_FIELD_REPLY_BUFFER;
+      p.reply_buffer = reply;
+      // A set discards the old value into a scratch word that must outlive the request.
+      if (result == nullptr) nbi = false;
+    }
+    ucs_status_ptr_t req =
+        ucp_atomic_op_nbx(eps_[pe], ucp_opcode(op), operand, 1, raddr, regions_[id].peers[pe].rkey, &p);
+    return finish(req, nbi, "atomic", pe);
+  }
+
+  void fence() override { ucp_worker_fence(worker_); }
+
+  status quiet() override {
+    ucp_request_param_t p{};
+    ucs_status_ptr_t req = ucp_worker_flush_nbx(worker_, &p);
+    return finish(req, false, "quiet", -1);
+  }
+
+  bool progress() override { return ucp_worker_progress(worker_) != 0; }
+  int event_fd() const override { return efd_; }
+  bool arm() override { return ucp_worker_arm(worker_) != UCS_ERR_BUSY; }
+  bool needs_target_progress() const override { return emulated_peers_ || regions_.size() > 1; }
+
+  std::string describe() const override {
+    unsigned major = 0, minor = 0, release = 0;
+    ucp_get_version(&major, &minor, &release);
+    int mapped = 0;
+    if (!regions_.empty() && !regions_[0].peers.empty())
+      for (int pe = 0; pe < n_pes_; ++pe) mapped += regions_[0].peers[pe].mapped != nullptr ? 1 : 0;
+    const char* tls = std::getenv("UCX_TLS");
+    return format("UCX %u.%u.%u, UCX_TLS=%s, heap of %d/%d PEs mapped for load/store", major, minor, release,
+                  tls != nullptr ? tls : "all", mapped, n_pes_);
+  }
+
+  void begin_shutdown() override { shutting_down_ = true; }
+
+ private:
+  static void on_ep_error(void* arg, ucp_ep_h, ucs_status_t s) {
+    auto* ctx = static_cast<ep_context*>(arg);
+    if (ctx->owner->shutting_down_) return;
+    ctx->owner->on_failure_(ctx->pe, ucs_status_string(s));
+  }
+
+  // Waits for a request (blocking) or lets it complete on its own (nbi).
+  status finish(ucs_status_ptr_t req, bool nbi, const char* what, int pe) {
+    if (req == nullptr) return {};
+    if (UCS_PTR_IS_ERR(req))
+      return status::error(format("%s to PE %d failed: %s", what, pe, ucs_status_string(UCS_PTR_STATUS(req))));
+    if (nbi) {
+      ucp_request_free(req);  // released by UCX when it completes; quiet() waits for it
+      return {};
+    }
+    unsigned spins = 0;
+    ucs_status_t s;
+    while ((s = ucp_request_check_status(req)) == UCS_INPROGRESS) {
+      if (ucp_worker_progress(worker_) == 0 && ++spins > 1000) sched_yield();
+    }
+    ucp_request_free(req);
+    if (s != UCS_OK) return status::error(format("%s to PE %d failed: %s", what, pe, ucs_status_string(s)));
+    return {};
+  }
+
+  void close() {
+    shutting_down_ = true;
+    for (auto& r : regions_)
+      for (auto& p : r.peers)
+        if (p.rkey != nullptr) ucp_rkey_destroy(p.rkey);
+    for (ucp_ep_h ep : eps_) {
+      if (ep == nullptr) continue;
+      ucp_request_param_t p{};
+      p.op_attr_mask = UCP_OP_ATTR_FIELD_FLAGS;
+      p.flags = UCP_EP_CLOSE_FLAG_FORCE;
+      ucs_status_ptr_t req = ucp_ep_close_nbx(ep, &p);
+      if (req != nullptr && !UCS_PTR_IS_ERR(req)) {
+        while (ucp_request_check_status(req) == UCS_INPROGRESS) ucp_worker_progress(worker_);
+        ucp_request_free(req);
+      }
+    }
+    eps_.clear();
+    for (auto& r : regions_)
+      if (r.memh != nullptr) ucp_mem_unmap(context_, r.memh);
+    regions_.clear();
+    if (worker_ != nullptr) ucp_worker_destroy(worker_);
+    if (context_ != nullptr) ucp_cleanup(context_);
+    worker_ = nullptr;
+    context_ = nullptr;
+  }
+
+  int my_pe_;
+  int n_pes_;
+  peer_failure_fn on_failure_;
+  ucp_context_h context_ = nullptr;
+  ucp_worker_h worker_ = nullptr;
+  int efd_ = -1;
+  std::string address_;
+  std::vector<ucp_ep_h> eps_;
+  std::vector<ep_context> ep_ctx_;
+  std::vector<local_region> regions_;
+  bool emulated_peers_ = false;
+  volatile bool shutting_down_ = false;
+};
+
+result<std::unique_ptr<transport>> transport::create(int my_pe, int n_pes, peer_failure_fn on_failure) {
+  auto t = std::make_unique<ucx_transport>(my_pe, n_pes, std::move(on_failure));
+  RDSM_TRY(t->open());
+  return std::unique_ptr<transport>(std::move(t));
+}
+
+}  // namespace rdsm::detail

@@ -1,0 +1,398 @@
+// rdsmrun: starts N PEs on this machine, runs their rendezvous and returns the job's exit status.
+#include <fcntl.h>
+#include <poll.h>
+#include <sys/prctl.h>
+#include <sys/random.h>
+#include <sys/signalfd.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <chrono>
+#include <cmath>
+#include <csignal>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "bootstrap/rendezvous/server.hpp"
+#include "common/log.hpp"
+
+namespace {
+
+using namespace rdsm::detail;
+using clock_type = std::chrono::steady_clock;
+
+constexpr const char* usage =
+    "usage: rdsmrun -n N [--timeout S] [--] program [args...]\n"
+    "\n"
+    "Starts N PEs of `program` on this machine and connects them (RDSM_BOOT=launcher).\n"
+    "  -n, -np N       number of PEs (required, at least 1)\n"
+    "  --timeout S     end the job after S seconds (exit status 124)\n"
+    "  -h, --help      show this help\n"
+    "\n"
+    "Exit status: 0 when every PE exits 0 after shmem_finalize; otherwise the status of the first PE that\n"
+    "failed (128+signal when killed), the code given to shmem_global_exit, 124 on --timeout, 128+signal\n"
+    "when rdsmrun itself is interrupted. When one PE fails, every other PE is ended within 2 s.\n";
+
+[[noreturn]] void die(int code, const std::string& msg) {
+  std::fprintf(stderr, "rdsmrun: %s\n", msg.c_str());
+  std::exit(code);
+}
+
+struct options {
+  int n = 0;
+  std::optional<double> timeout;
+  std::vector<std::string> argv;
+};
+
+options parse_args(int argc, char** argv) {
+  options o;
+  auto number = [](const std::string& s, double& out) {
+    if (s.empty()) return false;
+    char* end = nullptr;
+    errno = 0;
+    out = std::strtod(s.c_str(), &end);
+    return errno == 0 && *end == '\0' && std::isfinite(out);
+  };
+  int i = 1;
+  for (; i < argc; ++i) {
+    std::string a = argv[i];
+    if (a == "--") {
+      ++i;
+      break;
+    }
+    if (a.empty() || a[0] != '-') break;
+    if (a == "-h" || a == "--help") {
+      std::fputs(usage, stdout);
+      std::exit(0);
+    }
+    std::string value;
+    bool inline_value = false;
+    std::string name = a;
+    if (auto eq = a.find('='); eq != std::string::npos && a.rfind("--", 0) == 0) {
+      name = a.substr(0, eq);
+      value = a.substr(eq + 1);
+      inline_value = true;
+    } else if (a.size() > 2 && a.rfind("-n", 0) == 0 && a != "-np" && std::isdigit(static_cast<unsigned char>(a[2]))) {
+      name = "-n";
+      value = a.substr(2);
+      inline_value = true;
+    }
+    if (name == "-n" || name == "-np" || name == "--np") {
+      if (!inline_value) value = i + 1 < argc ? argv[++i] : "";
+      double d = 0;
+      if (!number(value, d) || d < 1 || d != std::floor(d) || d > 1e6) die(2, "-n needs a positive number");
+      o.n = static_cast<int>(d);
+    } else if (name == "--timeout") {
+      if (!inline_value) value = i + 1 < argc ? argv[++i] : "";
+      double d = 0;
+      if (!number(value, d) || d <= 0) die(2, "--timeout needs a positive number of seconds");
+      o.timeout = d;
+    } else {
+      die(2, "unknown option '" + a + "'; see rdsmrun --help");
+    }
+  }
+  if (o.n == 0) die(2, "-n needs a positive number (the number of PEs); see rdsmrun --help");
+  if (i >= argc) die(2, "no program given; see rdsmrun --help");
+  for (; i < argc; ++i) o.argv.emplace_back(argv[i]);
+  return o;
+}
+
+/// Finds the program as execvp would; exits 127/126 with one line when it cannot be executed.
+std::string resolve_program(const std::string& prog) {
+  auto check = [](const std::string& path) -> int {
+    struct stat st {};
+    if (::stat(path.c_str(), &st) != 0) return errno;
+    if (S_ISDIR(st.st_mode)) return EISDIR;
+    if (::access(path.c_str(), X_OK) != 0) return errno;
+    return 0;
+  };
+  int err = ENOENT;
+  if (prog.find('/') != std::string::npos) {
+    err = check(prog);
+    if (err == 0) return prog;
+  } else {
+    const char* path_env = std::getenv("PATH");
+    std::string path = path_env != nullptr ? path_env : "/usr/local/bin:/usr/bin:/bin";
+    size_t start = 0;
+    while (start <= path.size()) {
+      size_t end = path.find(':', start);
+      if (end == std::string::npos) end = path.size();
+      std::string dir = path.substr(start, end - start);
+      std::string cand = (dir.empty() ? "." : dir) + "/" + prog;
+      int e = check(cand);
+      if (e == 0) return cand;
+      if (e != ENOENT && e != ENOTDIR) err = e;  // remember "permission denied" over "not found"
+      start = end + 1;
+    }
+  }
+  die(err == ENOENT || err == ENOTDIR ? 127 : 126,
+      "cannot execute '" + prog + "': " + std::strerror(err));
+}
+
+std::string make_secret() {
+  unsigned char b[16];
+  size_t got = 0;
+  while (got < sizeof b) {
+    ssize_t n = ::getrandom(b + got, sizeof b - got, 0);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      die(1, std::string("getrandom failed: ") + std::strerror(errno));
+    }
+    got += static_cast<size_t>(n);
+  }
+  std::string hex;
+  char tmp[3];
+  for (unsigned char c : b) {
+    std::snprintf(tmp, sizeof tmp, "%02x", c);
+    hex += tmp;
+  }
+  return hex;
+}
+
+struct pe {
+  pid_t pid = -1;
+  bool reaped = false;
+};
+
+class job final : public rdv::server_listener {
+ public:
+  explicit job(options o) : opts_(std::move(o)) {}
+
+  int run() {
+    std::string program = resolve_program(opts_.argv[0]);
+    std::string secret = make_secret();
+    sigset_t mask;
+    sigemptyset(&mask);
+    sigaddset(&mask, SIGCHLD);
+    // Signals to forward; one that rdsmrun was started with ignored (nohup, `cmd &`) stays ignored by
+    // rdsmrun and its PEs alike.
+    for (int s : {SIGINT, SIGTERM, SIGHUP, SIGQUIT}) {
+      struct sigaction old {};
+      if (sigaction(s, nullptr, &old) == 0 && old.sa_handler != SIG_IGN) sigaddset(&mask, s);
+    }
+    if (sigprocmask(SIG_BLOCK, &mask, nullptr) != 0) die(1, std::string("sigprocmask: ") + std::strerror(errno));
+    sigfd_ = ::signalfd(-1, &mask, SFD_CLOEXEC | SFD_NONBLOCK);
+    if (sigfd_ < 0) die(1, std::string("signalfd: ") + std::strerror(errno));
+    std::signal(SIGPIPE, SIG_IGN);
+
+    rdv::server_options so;
+    so.size = opts_.n;
+    so.secret = secret;
+    auto srv = rdv::server::create("127.0.0.1", 0, so, this);
+    if (!srv.ok()) die(1, "cannot start the rendezvous: " + srv.error().message());
+    server_ = srv.take();
+    std::string addr = "127.0.0.1:" + std::to_string(server_->port());
+
+    pes_.resize(static_cast<size_t>(opts_.n));
+    for (int r = 0; r < opts_.n; ++r) spawn(r, program, addr, secret);
+    if (opts_.timeout) timeout_at_ = clock_type::now() + std::chrono::duration_cast<clock_type::duration>(
+                                                                std::chrono::duration<double>(*opts_.timeout));
+    loop();
+    // Strays: anything a PE left in its process group.
+    for (const pe& p : pes_)
+      if (p.pid > 0) ::kill(-p.pid, SIGKILL);
+    return ending_ ? exit_code_ : 0;
+  }
+
+  void on_connected(int rank) override {
+    if (!ending_ && exited_unjoined_ >= 0)
+      fail_unjoined(exited_unjoined_);
+    (void)rank;
+  }
+
+  void on_abort(int rank, int code, const std::string& message) override {
+    aborter_ = rank;
+    if (rank >= 0)
+      end_job(code, rdsm::detail::format("PE %d ended the job (code %d): %s", rank, code, message.c_str()));
+    else
+      end_job(code, "the rendezvous ended the job: " + message);
+  }
+
+  void on_refused(const std::string& peer, const std::string& why) override {
+    std::fprintf(stderr, "rdsmrun: refused a rendezvous connection from %s: %s\n", peer.c_str(), why.c_str());
+  }
+
+ private:
+  void spawn(int rank, const std::string& program, const std::string& addr, const std::string& secret) {
+    int errpipe[2];
+    if (::pipe2(errpipe, O_CLOEXEC) != 0) die(1, std::string("pipe2: ") + std::strerror(errno));
+    pid_t parent = ::getpid();
+    bool stdin_tty = ::isatty(STDIN_FILENO) != 0;
+    pid_t pid = ::fork();
+    if (pid < 0) {
+      std::fprintf(stderr, "rdsmrun: fork failed: %s\n", std::strerror(errno));
+      end_job(1, "");
+      return;
+    }
+    if (pid == 0) {
+      ::close(errpipe[0]);
+      ::setpgid(0, 0);
+      ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+      if (::getppid() != parent) ::_exit(1);  // rdsmrun already gone
+      sigset_t none;
+      sigemptyset(&none);
+      ::sigprocmask(SIG_SETMASK, &none, nullptr);
+      std::signal(SIGPIPE, SIG_DFL);
+      // A PE in its own process group must not read the terminal (it would stop); rank 0 keeps a piped stdin.
+      if (rank != 0 || stdin_tty) {
+        int devnull = ::open("/dev/null", O_RDONLY);
+        if (devnull >= 0) ::dup2(devnull, STDIN_FILENO);
+      }
+      ::setenv("RDSM_BOOT", "launcher", 1);
+      ::setenv("RDSM_BOOT_ADDR", addr.c_str(), 1);
+      ::setenv("RDSM_RANK", std::to_string(rank).c_str(), 1);
+      ::setenv("RDSM_SIZE", std::to_string(opts_.n).c_str(), 1);
+      ::setenv("RDSM_JOB_SECRET", secret.c_str(), 1);
+      std::vector<char*> args;
+      for (auto& a : opts_.argv) args.push_back(const_cast<char*>(a.c_str()));
+      args.push_back(nullptr);
+      ::execv(program.c_str(), args.data());
+      int e = errno;
+      ssize_t rc = ::write(errpipe[1], &e, sizeof e);
+      (void)rc;
+      ::_exit(127);
+    }
+    ::setpgid(pid, pid);  // also in the parent, so kill(-pid) works before the child runs
+    pes_[static_cast<size_t>(rank)].pid = pid;
+    ::close(errpipe[1]);
+    int e = 0;
+    ssize_t n;
+    do n = ::read(errpipe[0], &e, sizeof e);
+    while (n < 0 && errno == EINTR);
+    ::close(errpipe[0]);
+    if (n == static_cast<ssize_t>(sizeof e))
+      end_job(e == ENOENT ? 127 : 126, "cannot execute '" + opts_.argv[0] + "': " + std::strerror(e));
+  }
+
+  void loop() {
+    while (std::any_of(pes_.begin(), pes_.end(), [](const pe& p) { return p.pid > 0 && !p.reaped; })) {
+      std::vector<pollfd> fds{{sigfd_, POLLIN, 0}};
+      size_t n = server_->add_pollfds(fds);
+      int timeout = server_->poll_timeout_ms();
+      auto now = clock_type::now();
+      for (auto t : {timeout_at_, kill_at_})
+        if (t) {
+          int ms = static_cast<int>(
+              std::max<long long>(0, std::chrono::duration_cast<std::chrono::milliseconds>(*t - now).count() + 1));
+          timeout = timeout < 0 ? ms : std::min(timeout, ms);
+        }
+      if (::poll(fds.data(), fds.size(), timeout) < 0 && errno != EINTR)
+        die(1, std::string("poll: ") + std::strerror(errno));
+      if (fds[0].revents & POLLIN) read_signals();
+      server_->process(fds.data() + 1, n);
+      now = clock_type::now();
+      if (timeout_at_ && now >= *timeout_at_) {
+        timeout_at_.reset();
+        end_job(124, rdsm::detail::format("job exceeded --timeout %g s; ending it", *opts_.timeout));
+      }
+      if (kill_at_ && now >= *kill_at_) {
+        kill_at_.reset();
+        signal_all(SIGKILL, -1);
+      }
+    }
+  }
+
+  void read_signals() {
+    signalfd_siginfo si{};
+    while (::read(sigfd_, &si, sizeof si) == static_cast<ssize_t>(sizeof si)) {
+      int sig = static_cast<int>(si.ssi_signo);
+      if (sig == SIGCHLD) {
+        reap();
+        continue;
+      }
+      if (interrupted_) {  // second signal: no more patience
+        signal_all(SIGKILL, -1);
+        continue;
+      }
+      interrupted_ = true;
+      signal_all(sig, -1);
+      if (!ending_) {
+        ending_ = true;
+        exit_code_ = 128 + sig;
+      }
+      auto at = clock_type::now() + std::chrono::seconds(2);
+      if (!kill_at_ || at < *kill_at_) kill_at_ = at;
+    }
+  }
+
+  void reap() {
+    int st = 0;
+    pid_t pid;
+    while ((pid = ::waitpid(-1, &st, WNOHANG)) > 0) {
+      auto it = std::find_if(pes_.begin(), pes_.end(), [&](const pe& p) { return p.pid == pid; });
+      if (it == pes_.end()) continue;
+      it->reaped = true;
+      int rank = static_cast<int>(it - pes_.begin());
+      if (ending_) continue;
+      if (WIFSIGNALED(st)) {
+        int sig = WTERMSIG(st);
+        end_job(128 + sig, rdsm::detail::format("PE %d (pid %d) was killed by signal %d (%s); ending the job", rank,
+                                                static_cast<int>(pid), sig, strsignal(sig)));
+      } else if (WIFEXITED(st) && WEXITSTATUS(st) != 0) {
+        bool fin = server_->finalized(rank);
+        end_job(WEXITSTATUS(st), rdsm::detail::format("PE %d (pid %d) exited with status %d%s; ending the job", rank,
+                                                      static_cast<int>(pid), WEXITSTATUS(st),
+                                                      fin ? "" : " before shmem_finalize"));
+      } else if (server_->connected_ever(rank) && !server_->finalized(rank)) {
+        end_job(1, rdsm::detail::format("PE %d (pid %d) exited with status 0 before shmem_finalize; ending the job",
+                                        rank, static_cast<int>(pid)));
+      } else if (!server_->connected_ever(rank)) {
+        exited_unjoined_ = rank;
+        for (int r = 0; r < opts_.n; ++r)
+          if (server_->connected_ever(r) && !server_->finalized(r)) {
+            fail_unjoined(rank);
+            break;
+          }
+      }
+    }
+  }
+
+  void fail_unjoined(int rank) {
+    end_job(1, rdsm::detail::format("PE %d (pid %d) exited with status 0 without calling shmem_init while other "
+                                    "PEs did; ending the job",
+                                    rank, static_cast<int>(pes_[static_cast<size_t>(rank)].pid)));
+  }
+
+  /// Ends every PE still running: SIGTERM now (except an aborting PE, which exits by itself), SIGKILL in 1 s.
+  void end_job(int code, const std::string& line) {
+    if (ending_) return;
+    ending_ = true;
+    exit_code_ = code;
+    if (!line.empty()) std::fprintf(stderr, "rdsmrun: %s\n", line.c_str());
+    std::fflush(stderr);
+    signal_all(SIGTERM, aborter_);
+    kill_at_ = clock_type::now() + std::chrono::seconds(1);
+  }
+
+  void signal_all(int sig, int except_rank) {
+    for (size_t r = 0; r < pes_.size(); ++r)
+      if (pes_[r].pid > 0 && !pes_[r].reaped && static_cast<int>(r) != except_rank) ::kill(-pes_[r].pid, sig);
+  }
+
+  options opts_;
+  int sigfd_ = -1;
+  std::unique_ptr<rdv::server> server_;
+  std::vector<pe> pes_;
+  std::optional<clock_type::time_point> timeout_at_, kill_at_;
+  bool ending_ = false;
+  bool interrupted_ = false;
+  int exit_code_ = 0;
+  int aborter_ = -1;
+  int exited_unjoined_ = -1;
+};
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  options o = parse_args(argc, argv);
+  rdsm::detail::log_configure(rdsm::detail::log_level::warn, -1);
+  job j(std::move(o));
+  return j.run();
+}
