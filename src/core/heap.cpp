@@ -15,12 +15,15 @@ symmetric_heap::symmetric_heap(void* base, size_t length)
 
 void* symmetric_heap::allocate(size_t bytes, size_t alignment) {
   if (alignment < granule) alignment = granule;
+  if (alignment > max_alignment) return nullptr;
   size_t need = round_up(bytes == 0 ? 1 : bytes, granule);
   if (need < bytes) return nullptr;  // overflow
   for (auto it = free_.begin(); it != free_.end(); ++it) {
     uintptr_t start = it->first;
     size_t len = it->second;
-    uintptr_t aligned = round_up(base_ + start, alignment) - base_;
+    // Align the offset, not the address: every PE then picks the same offset (the heap's base is
+    // aligned to max_alignment on every PE, so the address is aligned too).
+    uintptr_t aligned = round_up(start, alignment);
     size_t pad = aligned - start;
     if (pad > len || len - pad < need) continue;
     free_.erase(it);

@@ -10,8 +10,11 @@ namespace rdsm::detail {
 /// Allocates ranges of [base, base+length). Not thread safe (callers serialize: allocation is collective).
 class symmetric_heap {
  public:
+  /// Largest alignment allocate() honours; the heap's base must be aligned to it.
+  static constexpr size_t max_alignment = size_t{2} << 20;
   symmetric_heap(void* base, size_t length);
-  /// Returns nullptr when no free range of `bytes` aligned to `alignment` (a power of two) exists.
+  /// Returns nullptr when no free range of `bytes` aligned to `alignment` (a power of two, at most
+  /// max_alignment) exists.
   void* allocate(size_t bytes, size_t alignment);
   /// Releases a block returned by allocate; returns false if `p` is not the start of a live block.
   bool release(void* p);

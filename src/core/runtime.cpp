@@ -87,15 +87,21 @@ status runtime::start(int requested_thread_level) {
   RDSM_ASSIGN_OR_RETURN(auto addresses, boot_->allgather(net_->worker_address()));
   RDSM_TRY(net_->connect(addresses));
 
-  const size_t heap_bytes = internal_bytes + cfg_.symmetric_size;
+  // Heap layout, from the symmetric origin (the first max_alignment boundary of the allocation, so every
+  // PE's origin is equally aligned): internal words in the first max_alignment bytes, then the user heap.
+  // Offsets are taken from the origin, so equal offsets are equal, equally aligned objects on every PE.
+  const size_t a = symmetric_heap::max_alignment;
+  const size_t heap_bytes = a /* slack to reach the origin */ + a /* internal */ + cfg_.symmetric_size;
   RDSM_ASSIGN_OR_RETURN(int heap_id, net_->map_region(nullptr, heap_bytes));
   segment data = program_data_segment();
   RDSM_ASSIGN_OR_RETURN(int data_id, net_->map_region(reinterpret_cast<void*>(data.start), data.length));
   if (heap_id != heap_region || data_id != data_region) return status::error("internal: unexpected region order");
-  for (int r = 0; r < n_regions; ++r) RDSM_TRY(exchange_region(r));
+  const auto heap_raw = reinterpret_cast<uintptr_t>(net_->region(heap_region).base);
+  const uintptr_t origin = (heap_raw + a - 1) / a * a;
+  RDSM_TRY(exchange_region(heap_region, origin, a + cfg_.symmetric_size));
+  RDSM_TRY(exchange_region(data_region, data.start, data.length));
 
-  heap_ = std::make_unique<symmetric_heap>(reinterpret_cast<char*>(base_[heap_region]) + internal_bytes,
-                                           cfg_.symmetric_size);
+  heap_ = std::make_unique<symmetric_heap>(reinterpret_cast<void*>(user_heap_base()), cfg_.symmetric_size);
   std::memset(reinterpret_cast<void*>(base_[heap_region]), 0, internal_bytes);
   progress_ = std::make_unique<progress_engine>(*net_);
   bool want_thread = cfg_.progress_thread == "on" ||
@@ -114,25 +120,32 @@ status runtime::start(int requested_thread_level) {
   return {};
 }
 
-status runtime::exchange_region(int id) {
-  region_info info = net_->region(id);
-  base_[id] = reinterpret_cast<uintptr_t>(info.base);
-  length_[id] = info.length;
+status runtime::exchange_region(int id, uintptr_t origin, size_t length) {
+  // Each PE publishes the transport's base of the region (what its key describes), the symmetric origin
+  // offsets are counted from, and the packed key.
+  const auto raw = reinterpret_cast<uintptr_t>(net_->region(id).base);
+  base_[id] = origin;
+  length_[id] = length;
   RDSM_ASSIGN_OR_RETURN(std::string key, net_->pack_region_key(id));
-  uint64_t base = base_[id];
-  std::string mine(reinterpret_cast<const char*>(&base), sizeof base);
+  uint64_t head[2] = {raw, origin};
+  std::string mine(reinterpret_cast<const char*>(head), sizeof head);
   mine += key;
   RDSM_ASSIGN_OR_RETURN(auto all, boot_->allgather(mine));
-  std::vector<uint64_t> bases(static_cast<size_t>(n_pes_));
+  std::vector<uint64_t> raws(static_cast<size_t>(n_pes_));
   std::vector<std::string> keys(static_cast<size_t>(n_pes_));
+  remote_[id].resize(static_cast<size_t>(n_pes_));
   for (int pe = 0; pe < n_pes_; ++pe) {
-    std::memcpy(&bases[pe], all[pe].data(), sizeof(uint64_t));
-    keys[pe] = all[pe].substr(sizeof(uint64_t));
+    std::memcpy(head, all[pe].data(), sizeof head);
+    raws[pe] = head[0];
+    remote_[id][pe] = head[1];
+    keys[pe] = all[pe].substr(sizeof head);
   }
-  RDSM_TRY(net_->unpack_region_keys(id, bases, keys));
+  RDSM_TRY(net_->unpack_region_keys(id, raws, keys));
   mapped_[id].resize(static_cast<size_t>(n_pes_));
-  remote_[id] = bases;
-  for (int pe = 0; pe < n_pes_; ++pe) mapped_[id][pe] = net_->mapped_base(id, pe);
+  for (int pe = 0; pe < n_pes_; ++pe) {
+    auto* m = static_cast<char*>(net_->mapped_base(id, pe));
+    mapped_[id][pe] = m != nullptr ? m + (remote_[id][pe] - raws[pe]) : nullptr;
+  }
   return {};
 }
 

@@ -58,6 +58,8 @@ class runtime {
   }
   uint64_t remote_addr(sym_addr s, int pe) const { return remote_[s.region][pe] + s.offset; }
   uintptr_t region_base(int r) const { return base_[r]; }
+  /// Where shmem_malloc's blocks begin: one max_alignment past the heap's origin (the internal words).
+  uintptr_t user_heap_base() const { return base_[heap_region] + symmetric_heap::max_alignment; }
   size_t region_length(int r) const { return length_[r]; }
 
   /// Internal symmetric scratch words (barrier and collective flags), at the start of the heap.
@@ -70,7 +72,7 @@ class runtime {
   runtime() = default;
   status start(int requested_thread_level);
   void stop();
-  status exchange_region(int id);
+  status exchange_region(int id, uintptr_t origin, size_t length);
 
   static runtime* instance_;
 
@@ -88,7 +90,8 @@ class runtime {
   std::vector<uint64_t> remote_[n_regions];
 };
 
-/// Words of the internal area at the start of the heap (each on its own cache line where it matters).
+/// Bytes of the internal area at the heap's origin that the runtime uses (barrier and collective words).
 constexpr size_t internal_bytes = 64 * 1024;
+static_assert(internal_bytes <= symmetric_heap::max_alignment, "internal words must fit before the user heap");
 
 }  // namespace rdsm::detail

@@ -99,6 +99,11 @@ void* shmem_calloc(size_t count, size_t size) {
 void* shmem_align(size_t alignment, size_t size) {
   if (alignment == 0 || (alignment & (alignment - 1)) != 0)
     fatal("shmem_align: alignment %zu is not a power of two", alignment);
+  if (alignment > symmetric_heap::max_alignment) {
+    RDSM_LOG_WARN("heap", "shmem_align: alignment %zu exceeds the largest supported, %zu; returning NULL", alignment,
+                  symmetric_heap::max_alignment);
+    return nullptr;
+  }
   return sym_allocate(__func__, size, alignment, false);
 }
 

@@ -191,7 +191,7 @@ class job final : public rdv::server_listener {
     std::string addr = "127.0.0.1:" + std::to_string(server_->port());
 
     pes_.resize(static_cast<size_t>(opts_.n));
-    for (int r = 0; r < opts_.n; ++r) spawn(r, program, addr, secret);
+    for (int r = 0; r < opts_.n && !ending_; ++r) spawn(r, program, addr, secret);
     if (opts_.timeout) timeout_at_ = clock_type::now() + std::chrono::duration_cast<clock_type::duration>(
                                                                 std::chrono::duration<double>(*opts_.timeout));
     loop();

@@ -111,8 +111,9 @@ class ucx_transport final : public transport {
       if (s != UCS_OK)
         return status::error(format("cannot connect to PE %d: ucp_ep_create: %s", pe, ucs_status_string(s)));
     }
-    // Endpoint wire-up completes lazily; flushing makes every connection ready before the first RMA.
-    return quiet();
+    // Wire-up completes lazily with the first operation. Flushing here would deadlock: a peer that has
+    // already connected waits in the bootstrap and does not progress its worker to answer.
+    return {};
   }
 
   result<int> map_region(void* base, size_t length) override {

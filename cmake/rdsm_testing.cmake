@@ -1,0 +1,40 @@
+# Test helpers: multi-PE tests run through rdsmrun with a time limit, optionally also over TCP.
+
+# rdsm_add_pe_test(<name> TARGET <executable target> PES <n>... [TCP] [TIMEOUT <s>] [ARGS <arg>...]
+#                  [ENV <VAR=value>...] [LABELS <label>...])
+# Adds one test <name>.np<n> per PE count, run as `rdsmrun -n <n> --timeout <s> <exe> <args>`; with TCP also
+# <name>.np<n>.tcp under UCX_TLS=tcp,self (UCX emulates RMA and atomics over TCP there).
+function(rdsm_add_pe_test name)
+  cmake_parse_arguments(T "TCP" "TARGET;TIMEOUT" "PES;ARGS;ENV;LABELS" ${ARGN})
+  if(NOT T_TIMEOUT)
+    set(T_TIMEOUT 60)
+  endif()
+  math(EXPR ctest_timeout "${T_TIMEOUT} + 15")
+  set(variants plain)
+  if(T_TCP)
+    list(APPEND variants tcp)
+  endif()
+  foreach(n IN LISTS T_PES)
+    foreach(variant IN LISTS variants)
+      set(test_name ${name}.np${n})
+      set(env ${T_ENV})
+      if(variant STREQUAL "tcp")
+        set(test_name ${test_name}.tcp)
+        list(APPEND env UCX_TLS=tcp,self)
+      endif()
+      add_test(NAME ${test_name}
+               COMMAND $<TARGET_FILE:rdsmrun> -n ${n} --timeout ${T_TIMEOUT} $<TARGET_FILE:${T_TARGET}> ${T_ARGS})
+      set_tests_properties(${test_name} PROPERTIES TIMEOUT ${ctest_timeout} ENVIRONMENT "${env}"
+                                                   LABELS "multipe;${T_LABELS}" PROCESSORS 2)
+    endforeach()
+  endforeach()
+endfunction()
+
+# rdsm_add_pe_gtest(<name> SOURCES <src>... <rdsm_add_pe_test options>): a GoogleTest program whose main
+# starts OpenSHMEM (tests/support/pe_main.cpp), run on several PEs.
+function(rdsm_add_pe_gtest name)
+  cmake_parse_arguments(G "" "" "SOURCES" ${ARGN})
+  add_executable(${name} ${G_SOURCES})
+  target_link_libraries(${name} PRIVATE rdsm_pe_gtest_main)
+  rdsm_add_pe_test(${name} TARGET ${name} ${G_UNPARSED_ARGUMENTS})
+endfunction()

@@ -1,0 +1,54 @@
+/* Programs that misuse OpenSHMEM, one per argv[1]; each must end the job with one clear line. */
+#include <shmem.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static long target;
+
+int main(int argc, char **argv) {
+  const char *mode = argc > 1 ? argv[1] : "";
+  if (strcmp(mode, "before_init") == 0) {
+    shmem_long_p(&target, 1, 0);
+    return 0;
+  }
+  shmem_init();
+  int me = shmem_my_pe();
+  long *heap = shmem_malloc(64);
+  long local = 0;
+  if (strcmp(mode, "bad_pe") == 0) {
+    shmem_long_p(&target, 1, 7);
+  } else if (strcmp(mode, "negative_pe") == 0) {
+    shmem_long_g(heap, -1);
+  } else if (strcmp(mode, "not_symmetric") == 0) {
+    shmem_long_put(&local, heap, 1, 0);
+  } else if (strcmp(mode, "out_of_range") == 0) {
+    static char big[1];
+    shmem_putmem(heap, big, (size_t)1 << 40, 0);
+  } else if (strcmp(mode, "misaligned") == 0) {
+    shmem_long_atomic_add((long *)((char *)heap + 4), 1, 0);
+  } else if (strcmp(mode, "bad_cmp") == 0) {
+    shmem_long_wait_until(heap, 99, 0);
+  } else if (strcmp(mode, "bad_free") == 0) {
+    shmem_free(&local);
+  } else if (strcmp(mode, "global_exit") == 0) {
+    if (me == 1) shmem_global_exit(3);
+    shmem_barrier_all(); /* PE 0 waits here until it is ended */
+    shmem_barrier_all();
+  } else if (strcmp(mode, "killed") == 0) {
+    if (me == 1) raise(SIGKILL);
+    for (;;) shmem_barrier_all(); /* PE 0 waits in a barrier for a PE that is gone */
+  } else if (strcmp(mode, "exhausted") == 0) {
+    void *p = shmem_malloc((size_t)1 << 40);
+    long *q = shmem_malloc(1024);
+    if (p != NULL || q == NULL) return 1;
+    shmem_long_p(q, 42, (me + 1) % shmem_n_pes());
+    shmem_barrier_all();
+    if (q[0] != 42) return 1;
+    if (me == 0) printf("heap usable after exhaustion\n");
+  }
+  shmem_finalize();
+  return 0;
+}

@@ -1,0 +1,71 @@
+// Unit tests of the configuration table: SHMEM_SYMMETRIC_SIZE parsing and malformed values.
+#include <gtest/gtest.h>
+#include <stdlib.h>
+
+#include "common/config.hpp"
+
+using rdsm::detail::config_load;
+using rdsm::detail::parse_size;
+
+TEST(ParseSize, PlainAndSuffixed) {
+  EXPECT_EQ(parse_size("0").value(), 0u);
+  EXPECT_EQ(parse_size("65536").value(), 65536u);
+  EXPECT_EQ(parse_size("20m").value(), 20u << 20);
+  EXPECT_EQ(parse_size("20M").value(), 20u << 20);
+  EXPECT_EQ(parse_size("4k").value(), 4096u);
+  EXPECT_EQ(parse_size("2G").value(), uint64_t{2} << 30);
+  EXPECT_EQ(parse_size("1T").value(), uint64_t{1} << 40);
+  EXPECT_EQ(parse_size("64MB").value(), uint64_t{64} << 20);
+}
+
+TEST(ParseSize, FractionsRoundUp) {
+  EXPECT_EQ(parse_size(".5G").value(), uint64_t{1} << 29);
+  EXPECT_EQ(parse_size("1.5K").value(), 1536u);
+  // 3.1 MiB is 3250585.6 bytes: rounds up.
+  EXPECT_EQ(parse_size("3.1M").value(), 3250586u);
+  EXPECT_EQ(parse_size("0.1").value(), 1u);
+}
+
+TEST(ParseSize, Malformed) {
+  for (const char* bad : {"", "M", "abc", "12Q", "1..2", "-5", "1.2.3", "5 M", "1e6", "99999999999999999999"})
+    EXPECT_FALSE(parse_size(bad).ok()) << bad;
+}
+
+TEST(ConfigLoad, MalformedVariableIsNamed) {
+  setenv("SHMEM_SYMMETRIC_SIZE", "12Q", 1);
+  auto c = config_load();
+  unsetenv("SHMEM_SYMMETRIC_SIZE");
+  ASSERT_FALSE(c.ok());
+  EXPECT_NE(c.error().message().find("SHMEM_SYMMETRIC_SIZE"), std::string::npos) << c.error().message();
+}
+
+TEST(ConfigLoad, ChoiceAndFlag) {
+  setenv("RDSM_PROGRESS_THREAD", "sometimes", 1);
+  auto bad = config_load();
+  unsetenv("RDSM_PROGRESS_THREAD");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.error().message().find("auto|on|off"), std::string::npos) << bad.error().message();
+
+  setenv("SHMEM_DEBUG", "yes", 1);
+  setenv("RDSM_PROGRESS_THREAD", "OFF", 1);
+  auto good = config_load();
+  unsetenv("SHMEM_DEBUG");
+  unsetenv("RDSM_PROGRESS_THREAD");
+  ASSERT_TRUE(good.ok());
+  EXPECT_TRUE(good.value().debug);
+  EXPECT_EQ(good.value().progress_thread, "off");
+}
+
+TEST(ConfigLoad, DefaultsAndSources) {
+  auto c = config_load();
+  ASSERT_TRUE(c.ok());
+  EXPECT_EQ(c.value().symmetric_size, uint64_t{512} << 20);
+  bool found = false;
+  for (const auto& e : rdsm::detail::config_describe()) {
+    if (std::string(e.variable) == "SHMEM_SYMMETRIC_SIZE") {
+      found = true;
+      EXPECT_FALSE(e.from_environment);
+    }
+  }
+  EXPECT_TRUE(found);
+}
