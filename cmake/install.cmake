@@ -8,5 +8,7 @@ configure_package_config_file(cmake/rdsmConfig.cmake.in ${PROJECT_BINARY_DIR}/rd
 write_basic_package_version_file(${PROJECT_BINARY_DIR}/rdsmConfigVersion.cmake COMPATIBILITY SameMajorVersion)
 install(FILES ${PROJECT_BINARY_DIR}/rdsmConfig.cmake ${PROJECT_BINARY_DIR}/rdsmConfigVersion.cmake
         DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/rdsm)
+# The .pc file locates the prefix from its own place, so `cmake --install --prefix` anywhere works.
+file(RELATIVE_PATH RDSM_PC_TO_PREFIX "/p/${CMAKE_INSTALL_LIBDIR}/pkgconfig" "/p")
 configure_file(cmake/rdsm.pc.in ${PROJECT_BINARY_DIR}/rdsm.pc @ONLY)
 install(FILES ${PROJECT_BINARY_DIR}/rdsm.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)

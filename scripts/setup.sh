@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# Installs the Debian packages rdsm needs, if any is missing. Safe to run again.
+set -euo pipefail
+packages=(cmake make g++ pkg-config libucx-dev libpmix-dev libgtest-dev openmpi-bin libopenmpi-dev procps gdb)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+echo "setup: installing ${missing[*]}"
+sudo=""
+[ "$(id -u)" -eq 0 ] || sudo="sudo"
+$sudo apt-get update -qq
+DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
