@@ -208,7 +208,14 @@ class job final : public rdv::server_listener {
   }
 
   void on_abort(int rank, int code, const std::string& message) override {
+    // A PE often aborts because it noticed that a peer died, sometimes before the kernel reports that
+    // death to us: wait briefly for it, so the line names the real cause (the aborter's own exit is not one).
     aborter_ = rank;
+    for (int i = 0; i < 30 && !ending_; ++i) {
+      reap();
+      if (!ending_) ::usleep(10000);
+    }
+    if (ending_) return;
     if (rank >= 0)
       end_job(code, rdsm::detail::format("PE %d ended the job (code %d): %s", rank, code, message.c_str()));
     else
@@ -330,7 +337,7 @@ class job final : public rdv::server_listener {
       if (it == pes_.end()) continue;
       it->reaped = true;
       int rank = static_cast<int>(it - pes_.begin());
-      if (ending_) continue;
+      if (ending_ || rank == aborter_) continue;
       if (WIFSIGNALED(st)) {
         int sig = WTERMSIG(st);
         end_job(128 + sig, rdsm::detail::format("PE %d (pid %d) was killed by signal %d (%s); ending the job", rank,
