@@ -8,6 +8,7 @@
 #include <cstring>
 
 #include "common/log.hpp"
+#include "core/data_segment.hpp"
 #include "core/rma.hpp"
 #include "core/sync.hpp"
 
@@ -16,32 +17,6 @@ namespace rdsm::detail {
 runtime* runtime::instance_ = nullptr;
 
 namespace {
-
-struct segment {
-  uintptr_t start = 0;
-  size_t length = 0;
-};
-
-// The main program's writable load segment: its .data and .bss, where global variables live.
-segment program_data_segment() {
-  segment seg;
-  dl_iterate_phdr(
-      [](dl_phdr_info* info, size_t, void* out) -> int {
-        auto* s = static_cast<segment*>(out);
-        for (int i = 0; i < info->dlpi_phnum; ++i) {
-          const ElfW(Phdr)& ph = info->dlpi_phdr[i];
-          if (ph.p_type != PT_LOAD || (ph.p_flags & PF_W) == 0) continue;
-          uintptr_t page = static_cast<uintptr_t>(sysconf(_SC_PAGESIZE));
-          uintptr_t lo = (info->dlpi_addr + ph.p_vaddr) & ~(page - 1);
-          uintptr_t hi = (info->dlpi_addr + ph.p_vaddr + ph.p_memsz + page - 1) & ~(page - 1);
-          s->start = lo;
-          s->length = hi - lo;
-        }
-        return 1;  // the first object is the main program
-      },
-      &seg);
-  return seg;
-}
 
 void fatal_through_job(int code, const std::string& message) {
   if (runtime::initialized()) runtime::get().abort_job(code, message);
@@ -80,6 +55,16 @@ status runtime::start(int requested_thread_level) {
   instance_ = this;  // from here on, fatal errors end the whole job
   set_fatal_handler(&fatal_through_job);
 
+  // Globals move onto a memory file before any transport registers them or starts threads.
+  data_ = find_data_segment();
+  if (cfg_.share_globals && n_pes_ > 1) {
+    auto fd = share_data_segment(data_);
+    if (fd.ok())
+      data_fd_ = fd.value();
+    else
+      RDSM_LOG_WARN("boot", "%s; global variables are reached through UCX", fd.error().message().c_str());
+  }
+
   RDSM_ASSIGN_OR_RETURN(net_, transport::create(my_pe_, n_pes_, [this](int pe, const std::string& cause) {
                           abort_job(1, format("lost contact with PE %d (%s): it has probably died; ending the job",
                                               pe, cause.c_str()));
@@ -93,19 +78,27 @@ status runtime::start(int requested_thread_level) {
   const size_t a = symmetric_heap::max_alignment;
   const size_t heap_bytes = a /* slack to reach the origin */ + a /* internal */ + cfg_.symmetric_size;
   RDSM_ASSIGN_OR_RETURN(int heap_id, net_->map_region(nullptr, heap_bytes));
-  segment data = program_data_segment();
-  RDSM_ASSIGN_OR_RETURN(int data_id, net_->map_region(reinterpret_cast<void*>(data.start), data.length));
+  RDSM_ASSIGN_OR_RETURN(int data_id, net_->map_region(reinterpret_cast<void*>(data_.start), data_.length));
   if (heap_id != heap_region || data_id != data_region) return status::error("internal: unexpected region order");
   const auto heap_raw = reinterpret_cast<uintptr_t>(net_->region(heap_region).base);
   const uintptr_t origin = (heap_raw + a - 1) / a * a;
   RDSM_TRY(exchange_region(heap_region, origin, a + cfg_.symmetric_size));
-  RDSM_TRY(exchange_region(data_region, data.start, data.length));
+  RDSM_TRY(exchange_region(data_region, data_.start, data_.length));
+  if (data_fd_ >= 0) {
+    RDSM_ASSIGN_OR_RETURN(auto descriptions, boot_->allgather(describe_shared_segment(data_, data_fd_)));
+    peer_data_ = map_peer_segments(data_, descriptions, my_pe_);
+    for (int pe = 0; pe < n_pes_; ++pe)
+      if (peer_data_[pe] != nullptr) mapped_[data_region][pe] = peer_data_[pe];
+  }
 
   heap_ = std::make_unique<symmetric_heap>(reinterpret_cast<void*>(user_heap_base()), cfg_.symmetric_size);
   std::memset(reinterpret_cast<void*>(base_[heap_region]), 0, internal_bytes);
   progress_ = std::make_unique<progress_engine>(*net_);
-  bool want_thread = cfg_.progress_thread == "on" ||
-                     (cfg_.progress_thread == "auto" && n_pes_ > 1 && net_->needs_target_progress());
+  // Peers reached through UCX need this PE's CPU to complete emulated operations (always over TCP).
+  bool emulated = false;
+  for (int r = 0; r < n_regions; ++r)
+    for (int pe = 0; pe < n_pes_; ++pe) emulated = emulated || mapped_[r][pe] == nullptr;
+  bool want_thread = cfg_.progress_thread == "on" || (cfg_.progress_thread == "auto" && emulated);
   if (want_thread) RDSM_TRY(progress_->start());
   RDSM_TRY(boot_->barrier());
 
@@ -165,6 +158,8 @@ void runtime::stop() {
   status s = boot_->finalize();
   if (!s.ok()) RDSM_LOG_WARN("boot", "finalize: %s", s.message().c_str());
   net_.reset();
+  unmap_peer_segments(data_, peer_data_, my_pe_);
+  if (data_fd_ >= 0) close(data_fd_);
   boot_.reset();
 }
 

@@ -9,6 +9,7 @@
 
 #include "bootstrap/bootstrap.hpp"
 #include "common/config.hpp"
+#include "core/data_segment.hpp"
 #include "core/heap.hpp"
 #include "core/progress.hpp"
 #include "transport/transport.hpp"
@@ -84,6 +85,9 @@ class runtime {
   std::unique_ptr<transport> net_;
   std::unique_ptr<symmetric_heap> heap_;
   std::unique_ptr<progress_engine> progress_;
+  data_segment data_;
+  int data_fd_ = -1;               // memory file holding the globals when shared (kept open for peers)
+  std::vector<void*> peer_data_;   // peers' globals mapped here
   uintptr_t base_[n_regions] = {};
   size_t length_[n_regions] = {};
   std::vector<void*> mapped_[n_regions];

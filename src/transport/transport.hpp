@@ -69,8 +69,6 @@ class transport {
   /// already work to do (the caller must progress instead of sleeping).
   virtual int event_fd() const = 0;
   virtual bool arm() = 0;
-  /// True when some peer is reached through a path that needs the target to progress (emulated RMA).
-  virtual bool needs_target_progress() const = 0;
   /// Transports in use, for rdsm-info / SHMEM_INFO.
   virtual std::string describe() const = 0;
   /// Begins shutdown: peer failures are no longer reported as errors.

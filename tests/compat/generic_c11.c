@@ -51,6 +51,14 @@ int main(void) {
   CHECK(shmem_int_finc(&counter, 0) >= 2 * n);
   shmem_p(&flag, 1L, right);
   shmem_wait_until(&flag, SHMEM_CMP_EQ, 1L); /* shmem_long_wait_until */
+  /* shmem_ptr to a peer's global: NULL, or a pointer whose stores the peer sees. */
+  static long via_ptr;
+  long *peer = shmem_ptr(&via_ptr, right);
+  if (getenv("TEST_EXPECT_MAPPED_GLOBALS") != NULL) CHECK(peer != NULL);
+  if (peer != NULL) *peer = 100 + me;
+  else shmem_long_p(&via_ptr, 100 + me, right);
+  shmem_barrier_all();
+  CHECK(via_ptr == 100 + left);
   shmem_free(lbuf);
   if (me == 0) printf("generic_c11: %s\n", errors == 0 ? "ok" : "FAILED");
   shmem_finalize();

@@ -167,7 +167,6 @@ class ucx_transport final : public transport {
         p.mapped = r.base;
       } else if (ucp_rkey_ptr(p.rkey, p.base, &p.mapped) != UCS_OK) {
         p.mapped = nullptr;
-        emulated_peers_ = true;
       }
     }
     return {};
@@ -221,7 +220,6 @@ class ucx_transport final : public transport {
   bool progress() override { return ucp_worker_progress(worker_) != 0; }
   int event_fd() const override { return efd_; }
   bool arm() override { return ucp_worker_arm(worker_) != UCS_ERR_BUSY; }
-  bool needs_target_progress() const override { return emulated_peers_ || regions_.size() > 1; }
 
   std::string describe() const override {
     unsigned major = 0, minor = 0, release = 0;
@@ -298,7 +296,6 @@ class ucx_transport final : public transport {
   std::vector<ucp_ep_h> eps_;
   std::vector<ep_context> ep_ctx_;
   std::vector<local_region> regions_;
-  bool emulated_peers_ = false;
   volatile bool shutting_down_ = false;
 };
 

@@ -1,0 +1,116 @@
+// Global variables as symmetric memory: locating the data segment and sharing it through a memfd.
+#include "core/data_segment.hpp"
+
+#include <fcntl.h>
+#include <link.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+
+#include "common/log.hpp"
+
+namespace rdsm::detail {
+namespace {
+
+// Identifies the kernel instance: PEs with equal ids share memory and process ids.
+std::string host_id() {
+  std::ifstream in("/proc/sys/kernel/random/boot_id");
+  std::string id;
+  std::getline(in, id);
+  return id;
+}
+
+}  // namespace
+
+data_segment find_data_segment() {
+  data_segment seg;
+  dl_iterate_phdr(
+      [](dl_phdr_info* info, size_t, void* out) -> int {
+        auto* s = static_cast<data_segment*>(out);
+        const uintptr_t page = static_cast<uintptr_t>(sysconf(_SC_PAGESIZE));
+        for (int i = 0; i < info->dlpi_phnum; ++i) {
+          const ElfW(Phdr)& ph = info->dlpi_phdr[i];
+          const uintptr_t lo = (info->dlpi_addr + ph.p_vaddr) & ~(page - 1);
+          const uintptr_t hi = (info->dlpi_addr + ph.p_vaddr + ph.p_memsz + page - 1) & ~(page - 1);
+          if (ph.p_type == PT_LOAD && (ph.p_flags & PF_W) != 0) {
+            s->start = lo;
+            s->length = hi - lo;
+          } else if (ph.p_type == PT_GNU_RELRO) {
+            s->relro_end = (info->dlpi_addr + ph.p_vaddr + ph.p_memsz) & ~(page - 1);
+          }
+        }
+        return 1;  // the first object is the main program
+      },
+      &seg);
+  if (seg.relro_end < seg.start || seg.relro_end > seg.start + seg.length) seg.relro_end = seg.start;
+  return seg;
+}
+
+result<int> share_data_segment(const data_segment& seg) {
+  int fd = memfd_create("rdsm-globals", MFD_CLOEXEC);
+  if (fd < 0) return status::error(format("memfd_create: %s", std::strerror(errno)));
+  auto fail = [&](const char* what) {
+    status s = status::error(format("sharing global variables: %s: %s", what, std::strerror(errno)));
+    close(fd);
+    return s;
+  };
+  if (ftruncate(fd, static_cast<off_t>(seg.length)) != 0) return fail("ftruncate");
+  // Copy the current contents, then replace the pages in place by the file's: same bytes, now shareable.
+  const auto* src = reinterpret_cast<const char*>(seg.start);
+  for (size_t done = 0; done < seg.length;) {
+    ssize_t n = pwrite(fd, src + done, seg.length - done, static_cast<off_t>(done));
+    if (n <= 0) return fail("pwrite");
+    done += static_cast<size_t>(n);
+  }
+  void* at = mmap(reinterpret_cast<void*>(seg.start), seg.length, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED,
+                  fd, 0);
+  if (at == MAP_FAILED) return fail("mmap");
+  if (seg.relro_end > seg.start)  // keep relocated read-only data read-only
+    mprotect(reinterpret_cast<void*>(seg.start), seg.relro_end - seg.start, PROT_READ);
+  return fd;
+}
+
+std::string describe_shared_segment(const data_segment& seg, int fd) {
+  return format("%s %d %d %zu", host_id().c_str(), static_cast<int>(getpid()), fd, seg.length);
+}
+
+std::vector<void*> map_peer_segments(const data_segment& seg, const std::vector<std::string>& descriptions,
+                                     int my_pe) {
+  std::vector<void*> maps(descriptions.size(), nullptr);
+  const std::string me = host_id();
+  for (size_t pe = 0; pe < descriptions.size(); ++pe) {
+    if (static_cast<int>(pe) == my_pe) {
+      maps[pe] = reinterpret_cast<void*>(seg.start);
+      continue;
+    }
+    char host[64] = "";
+    int pid = 0, fd = -1;
+    size_t length = 0;
+    // Only a peer on this host running a program with the same segment size can be mapped.
+    if (std::sscanf(descriptions[pe].c_str(), "%63s %d %d %zu", host, &pid, &fd, &length) != 4 || fd < 0 ||
+        me != host || length != seg.length)
+      continue;
+    // Opening /proc/<pid>/fd/<fd> reopens the peer's memory file (same user, same host).
+    int peer = open(format("/proc/%d/fd/%d", pid, fd).c_str(), O_RDWR | O_CLOEXEC);
+    if (peer < 0) {
+      RDSM_LOG_INFO("boot", "PE %zu's globals are not mappable (%s); using the transport", pe, std::strerror(errno));
+      continue;
+    }
+    void* m = mmap(nullptr, seg.length, PROT_READ | PROT_WRITE, MAP_SHARED, peer, 0);
+    close(peer);
+    if (m != MAP_FAILED) maps[pe] = m;
+  }
+  return maps;
+}
+
+void unmap_peer_segments(const data_segment& seg, std::vector<void*>& maps, int my_pe) {
+  for (size_t pe = 0; pe < maps.size(); ++pe)
+    if (maps[pe] != nullptr && static_cast<int>(pe) != my_pe) munmap(maps[pe], seg.length);
+  maps.clear();
+}
+
+}  // namespace rdsm::detail

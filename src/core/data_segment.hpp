@@ -1,0 +1,38 @@
+// The program's global and static variables as a symmetric region, shared with PEs on the same host.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "common/status.hpp"
+
+namespace rdsm::detail {
+
+/// The main program's writable load segment (.data and .bss), page-aligned.
+struct data_segment {
+  uintptr_t start = 0;
+  size_t length = 0;
+  uintptr_t relro_end = 0;  // [start, relro_end) is read-only after relocation (PT_GNU_RELRO)
+};
+
+data_segment find_data_segment();
+
+/// Moves the segment's pages onto a memory file, in place and with the same contents, so that PEs on this
+/// host can map them: global variables become load/store targets like the heap. Must run before any other
+/// thread of the process writes globals. Returns the descriptor for peers to open via /proc.
+result<int> share_data_segment(const data_segment& seg);
+
+/// What a PE publishes so peers can map its segment: host identity, pid, descriptor and length.
+std::string describe_shared_segment(const data_segment& seg, int fd);
+
+/// Maps each peer's shared segment where the peer is on this host and its description can be opened.
+/// Entries stay nullptr otherwise (the transport is used for those peers). `my_pe`'s entry is `seg.start`.
+std::vector<void*> map_peer_segments(const data_segment& seg, const std::vector<std::string>& descriptions,
+                                     int my_pe);
+
+/// Unmaps what map_peer_segments mapped.
+void unmap_peer_segments(const data_segment& seg, std::vector<void*>& maps, int my_pe);
+
+}  // namespace rdsm::detail
