@@ -272,6 +272,7 @@ RDSM_SHMEM_OLD_EXT_AMO_TYPES(RDSM_DECL_OLD_EXT_AMO)
 }
 #endif
 
+#include "shmem_collectives.h"
 #include "shmem_generic.h"
 
 #endif /* RDSM_SHMEM_H */

@@ -11,6 +11,7 @@
 #include "core/data_segment.hpp"
 #include "core/rma.hpp"
 #include "core/sync.hpp"
+#include "core/team.hpp"
 
 namespace rdsm::detail {
 
@@ -100,6 +101,7 @@ status runtime::start(int requested_thread_level) {
     for (int pe = 0; pe < n_pes_; ++pe) emulated = emulated || mapped_[r][pe] == nullptr;
   bool want_thread = cfg_.progress_thread == "on" || (cfg_.progress_thread == "auto" && emulated);
   if (want_thread) RDSM_TRY(progress_->start());
+  teams_create();
   RDSM_TRY(boot_->barrier());
 
   if (my_pe_ == 0 && cfg_.version) std::fprintf(stderr, "rdsm %s\n", RDSM_VERSION_STRING);

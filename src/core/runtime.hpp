@@ -95,7 +95,7 @@ class runtime {
 };
 
 /// Bytes of the internal area at the heap's origin that the runtime uses (barrier and collective words).
-constexpr size_t internal_bytes = 64 * 1024;
+constexpr size_t internal_bytes = 128 * 1024;
 static_assert(internal_bytes <= symmetric_heap::max_alignment, "internal words must fit before the user heap");
 
 }  // namespace rdsm::detail

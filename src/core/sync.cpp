@@ -4,14 +4,10 @@
 #include "common/log.hpp"
 #include "core/rma.hpp"
 #include "core/runtime.hpp"
+#include "core/team.hpp"
 
 namespace rdsm::detail {
 namespace {
-
-// Internal words: round k of the barrier uses word barrier_word + k*8 (one cache line per round).
-constexpr size_t barrier_word = 0;
-constexpr int max_rounds = 32;
-uint64_t g_epoch = 0;
 
 // Lock words hold (next ticket << 32) | now serving; they live on PE 0.
 constexpr int lock_home = 0;
@@ -19,22 +15,7 @@ constexpr uint64_t ticket_one = uint64_t{1} << 32;
 
 }  // namespace
 
-void sync_all() {
-  runtime& rt = runtime::get();
-  const int n = rt.n_pes();
-  const int me = rt.my_pe();
-  const uint64_t epoch = ++g_epoch;
-  uint64_t* words = rt.internal() + barrier_word;
-  // Round k: tell PE me+2^k we arrived, wait for PE me-2^k. Epochs only grow, so a fast PE that is
-  // already in the next barrier can only raise a word past what its partner waits for: never a reset.
-  for (int k = 0, dist = 1; dist < n && k < max_rounds; ++k, dist <<= 1) {
-    int to = (me + dist) % n;
-    uint64_t* word = words + k * 8;
-    atomic("shmem_sync_all", amo_op::set, word, 8, epoch, 0, to);
-    backoff b;
-    while (load_acquire(word) < epoch) b.pause();
-  }
-}
+void sync_all() { group_sync("shmem_sync_all", team_world()->g); }
 
 void barrier_all() {
   quiet();

@@ -1,0 +1,229 @@
+// Collectives over a group: counters in symmetric sync words, data pushed with puts (or stores).
+//
+// Word layout (one counter per cache line): 0..15 dissemination rounds; then, for each parity of the
+// collective's sequence number, DATA (arrivals), READY (entries, for broadcast), SLICE (broadcast
+// scatter) and CHAIN (collect offsets). A counter is raised by remote atomic adds and consumed by its
+// owner with a local atomic subtract, so nothing is ever reset and idle words are zero (what pSync
+// arrays must be between calls).
+#include "core/group.hpp"
+
+#include <algorithm>
+#include <cstring>
+#include <unordered_map>
+#include <vector>
+
+#include "common/log.hpp"
+#include "core/progress.hpp"
+#include "core/rma.hpp"
+#include "core/runtime.hpp"
+#include "core/sync.hpp"
+
+namespace rdsm::detail {
+namespace {
+
+constexpr int max_rounds = 16;
+enum word : int { w_data = max_rounds, w_ready = max_rounds + 2, w_slice = max_rounds + 4, w_chain = max_rounds + 6 };
+static_assert((w_chain + 2) * 8 <= group_sync_longs, "sync words overflow");
+
+// Above this size broadcast scatters slices and the members exchange them (root sends each byte once).
+constexpr size_t broadcast_scatter_bytes = 64 * 1024;
+
+long* word_at(group& g, int w) { return g.sync + w * 8; }
+
+void raise(const char* fn, group& g, int index, int w, long by) {
+  atomic(fn, amo_op::add, word_at(g, w), 8, static_cast<uint64_t>(by), 0, g.pe(index));
+}
+
+// Waits until the local counter reaches `count`, then takes `count` from it.
+void consume(const char* fn, group& g, int w, long count) {
+  if (count <= 0) return;
+  long* p = word_at(g, w);
+  if (load_acquire(p) < count) {
+    backoff b;
+    while (load_acquire(p) < count) b.pause();
+  }
+  atomic(fn, amo_op::add, p, 8, static_cast<uint64_t>(-count), 0, g.pe(g.me));
+}
+
+int parity(group& g) { return static_cast<int>((*g.sequence)++ & 1); }
+
+std::unordered_map<const long*, uint64_t> g_psync_sequence;
+
+char* at(void* base, size_t offset) { return static_cast<char*>(base) + offset; }
+const char* at(const void* base, size_t offset) { return static_cast<const char*>(base) + offset; }
+
+void copy_local(void* dest, const void* source, size_t bytes) {
+  if (dest != source && bytes > 0) std::memmove(dest, source, bytes);
+}
+
+}  // namespace
+
+int group::index_of(int world) const {
+  int d = world - start;
+  if (d < 0 || d % stride != 0 || d / stride >= size) return -1;
+  return d / stride;
+}
+
+group active_set(const char* fn, int pe_start, int log_stride, int pe_size, long* psync) {
+  runtime& rt = runtime::get();
+  if (log_stride < 0 || log_stride > 30 || pe_size < 1 || pe_start < 0 ||
+      static_cast<long>(pe_start) + static_cast<long>(pe_size - 1) * (1L << log_stride) >= rt.n_pes())
+    fatal("%s: active set (PE_start %d, logPE_stride %d, PE_size %d) is not within [0, %d)", fn, pe_start,
+          log_stride, pe_size, rt.n_pes());
+  if (rt.resolve(psync).region < 0)
+    fatal("%s: pSync %p is not symmetric; pass a global or shmem_malloc'd long array of SHMEM_*_SYNC_SIZE", fn,
+          static_cast<void*>(psync));
+  group g;
+  g.start = pe_start;
+  g.stride = 1 << log_stride;
+  g.size = pe_size;
+  g.me = g.index_of(rt.my_pe());
+  if (g.me < 0) fatal("%s: PE %d is not in the active set it called with", fn, rt.my_pe());
+  g.sync = psync;
+  g.sequence = &g_psync_sequence[psync];
+  return g;
+}
+
+void group_sync(const char* fn, group& g) {
+  // Dissemination: round k raises the counter of member me+2^k and consumes one arrival from me-2^k.
+  for (int k = 0, dist = 1; dist < g.size && k < max_rounds; ++k, dist <<= 1) {
+    raise(fn, g, (g.me + dist) % g.size, k, 1);
+    consume(fn, g, k, 1);
+  }
+}
+
+void group_barrier(const char* fn, group& g) {
+  quiet();
+  group_sync(fn, g);
+}
+
+void group_broadcast(const char* fn, group& g, void* dest, const void* source, size_t bytes, int root,
+                     bool root_receives) {
+  const int p = parity(g);
+  const int n = g.size;
+  // Large data to more than one member: the root scatters n-1 slices (member root+k gets slice k-1) and the
+  // members exchange them, so the root sends each byte once.
+  const bool scatter = bytes >= broadcast_scatter_bytes && n > 2;
+  const size_t slice = (bytes + n - 2) / (n > 1 ? n - 1 : 1);
+  auto slice_of = [&](int member, size_t& lo, size_t& hi) {
+    int k = (member - root + n) % n;
+    lo = std::min(bytes, slice * static_cast<size_t>(k - 1));
+    hi = std::min(bytes, lo + slice);
+  };
+  if (g.me != root) {
+    // Entering members tell the root (so nobody leaves before all entered), then wait for data.
+    raise(fn, g, root, w_ready + p, 1);
+    if (!scatter) {
+      consume(fn, g, w_data + p, 1);
+      return;
+    }
+    size_t lo, hi;
+    slice_of(g.me, lo, hi);
+    consume(fn, g, w_slice + p, 1);
+    for (int k = 1; k < n; ++k) {
+      int j = (g.me + k) % n;
+      if (j != root) put(fn, at(dest, lo), at(dest, lo), hi - lo, g.pe(j), true);
+    }
+    fence();
+    for (int k = 1; k < n; ++k) {
+      int j = (g.me + k) % n;
+      if (j != root) raise(fn, g, j, w_data + p, 1);
+    }
+    consume(fn, g, w_data + p, n - 2);
+    return;
+  }
+  consume(fn, g, w_ready + p, n - 1);
+  for (int k = 1; k < n; ++k) {
+    int j = (root + k) % n;
+    size_t lo = 0, hi = bytes;
+    if (scatter) slice_of(j, lo, hi);
+    put(fn, at(dest, lo), at(source, lo), hi - lo, g.pe(j), true);
+  }
+  fence();
+  for (int k = 1; k < n; ++k) raise(fn, g, (root + k) % n, scatter ? w_slice + p : w_data + p, 1);
+  if (root_receives) copy_local(dest, source, bytes);
+}
+
+void group_fcollect(const char* fn, group& g, void* dest, const void* source, size_t bytes) {
+  const int p = parity(g);
+  // Every member pushes its block to every other member (starting with its right neighbour so that
+  // senders spread over receivers), then counts the n-1 arrivals.
+  for (int k = 1; k < g.size; ++k) put(fn, at(dest, bytes * g.me), source, bytes, g.pe((g.me + k) % g.size), true);
+  copy_local(at(dest, bytes * g.me), source, bytes);
+  fence();
+  for (int k = 1; k < g.size; ++k) raise(fn, g, (g.me + k) % g.size, w_data + p, 1);
+  consume(fn, g, w_data + p, g.size - 1);
+}
+
+void group_collect(const char* fn, group& g, void* dest, const void* source, size_t bytes) {
+  const int p = parity(g);
+  // Offsets travel along a chain: member i learns where its block starts from member i-1 (value + 1, so
+  // a zero offset is still a visible arrival) and passes on the end of its own block.
+  size_t offset = 0;
+  if (g.me > 0) {
+    long* w = word_at(g, w_chain + p);
+    backoff b;
+    while (load_acquire(w) == 0) b.pause();
+    long v = load_acquire(w);
+    offset = static_cast<size_t>(v - 1);
+    atomic(fn, amo_op::add, w, 8, static_cast<uint64_t>(-v), 0, g.pe(g.me));
+  }
+  if (g.me + 1 < g.size) raise(fn, g, g.me + 1, w_chain + p, static_cast<long>(offset + bytes + 1));
+  for (int k = 1; k < g.size; ++k) put(fn, at(dest, offset), source, bytes, g.pe((g.me + k) % g.size), true);
+  copy_local(at(dest, offset), source, bytes);
+  fence();
+  for (int k = 1; k < g.size; ++k) raise(fn, g, (g.me + k) % g.size, w_data + p, 1);
+  consume(fn, g, w_data + p, g.size - 1);
+}
+
+void group_alltoall(const char* fn, group& g, void* dest, const void* source, size_t block_bytes) {
+  const int p = parity(g);
+  for (int k = 1; k < g.size; ++k) {
+    int j = (g.me + k) % g.size;
+    put(fn, at(dest, block_bytes * g.me), at(source, block_bytes * j), block_bytes, g.pe(j), true);
+  }
+  copy_local(at(dest, block_bytes * g.me), at(source, block_bytes * g.me), block_bytes);
+  fence();
+  for (int k = 1; k < g.size; ++k) raise(fn, g, (g.me + k) % g.size, w_data + p, 1);
+  consume(fn, g, w_data + p, g.size - 1);
+}
+
+void group_alltoalls(const char* fn, group& g, void* dest, const void* source, ptrdiff_t dst, ptrdiff_t sst,
+                     size_t nelems, size_t elem_bytes) {
+  const int p = parity(g);
+  const auto e = static_cast<ptrdiff_t>(elem_bytes);
+  const auto ne = static_cast<ptrdiff_t>(nelems);
+  for (int k = 0; k < g.size; ++k) {
+    int j = (g.me + k) % g.size;
+    iput(fn, at(dest, static_cast<size_t>(g.me * ne * dst * e)), at(source, static_cast<size_t>(j * ne * sst * e)),
+         dst, sst, nelems, elem_bytes, g.pe(j));
+  }
+  fence();
+  for (int k = 1; k < g.size; ++k) raise(fn, g, (g.me + k) % g.size, w_data + p, 1);
+  consume(fn, g, w_data + p, g.size - 1);
+}
+
+void group_reduce(const char* fn, group& g, void* dest, const void* source, size_t nelems, size_t elem_bytes,
+                  combine_fn combine) {
+  // Reduce-scatter by reading, allgather by writing: member i owns slice i, reads that slice of every
+  // member's source, combines, and writes the result into every member's dest. Slices are disjoint, so
+  // dest may be source. Syncs before (sources ready) and after (results delivered, sources free).
+  group_sync(fn, g);
+  const size_t per = (nelems + g.size - 1) / g.size;
+  const size_t lo = std::min(nelems, per * g.me), hi = std::min(nelems, lo + per);
+  if (hi > lo) {
+    const size_t bytes = (hi - lo) * elem_bytes;
+    std::vector<char> acc(bytes), in(bytes);
+    std::memcpy(acc.data(), at(source, lo * elem_bytes), bytes);
+    for (int k = 1; k < g.size; ++k) {
+      get(fn, in.data(), at(source, lo * elem_bytes), bytes, g.pe((g.me + k) % g.size), false);
+      combine(acc.data(), in.data(), hi - lo);
+    }
+    for (int k = 1; k < g.size; ++k)  // blocking: acc is gone before the closing quiet
+      put(fn, at(dest, lo * elem_bytes), acc.data(), bytes, g.pe((g.me + k) % g.size), false);
+    std::memcpy(at(dest, lo * elem_bytes), acc.data(), bytes);
+  }
+  group_barrier(fn, g);
+}
+
+}  // namespace rdsm::detail

@@ -1,0 +1,54 @@
+// A set of PEs that runs collectives together (a team or an active set), and its collectives.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+namespace rdsm::detail {
+
+/// Longs of symmetric synchronization words a group needs (one counter per 64-byte line, 24 counters and
+/// two spare lines for team creation); shmem.h's SHMEM_*_SYNC_SIZE constants equal this.
+constexpr int group_sync_longs = 26 * 8;
+
+/// Members are the world PEs start + i*stride for i in [0, size). Every collective over a group has the
+/// barrier property (no member returns before every member has entered), so a member is never more than
+/// one collective ahead of another and counters alternate between two parities.
+struct group {
+  int start = 0;
+  int stride = 1;
+  int size = 1;
+  int me = -1;                // my index in the group, -1 if not a member
+  long* sync = nullptr;       // symmetric words, group_sync_longs of them, zero when idle
+  uint64_t* sequence = nullptr;  // collectives done on this group so far (same on every member)
+
+  int pe(int index) const { return start + index * stride; }
+  /// Index of world PE `world`, or -1.
+  int index_of(int world) const;
+};
+
+/// Builds the group of an active set (PE_start, logPE_stride, PE_size, pSync); checks the arguments. Its
+/// sequence number lives in a table keyed by pSync, so consecutive calls with one pSync alternate parity.
+group active_set(const char* fn, int pe_start, int log_stride, int pe_size, long* psync);
+
+void group_sync(const char* fn, group& g);
+void group_barrier(const char* fn, group& g);  // quiet, then sync
+
+/// With root_receives (OpenSHMEM 1.5 team form) the root's dest gets the data too; the 1.4 active-set
+/// form leaves it alone.
+void group_broadcast(const char* fn, group& g, void* dest, const void* source, size_t bytes, int root,
+                     bool root_receives);
+void group_fcollect(const char* fn, group& g, void* dest, const void* source, size_t bytes);
+void group_collect(const char* fn, group& g, void* dest, const void* source, size_t bytes);
+/// Block j (block_bytes) of source goes to member j's dest at block me.
+void group_alltoall(const char* fn, group& g, void* dest, const void* source, size_t block_bytes);
+/// Strided form: element k of block j is source[(j*nelems + k)*sst] → dest[(me*nelems + k)*dst].
+void group_alltoalls(const char* fn, group& g, void* dest, const void* source, ptrdiff_t dst, ptrdiff_t sst,
+                     size_t nelems, size_t elem_bytes);
+
+/// Combines n elements of `in` into `acc` (acc[i] = acc[i] op in[i]).
+using combine_fn = void (*)(void* acc, const void* in, size_t n);
+/// Reduction over the group: dest[i] = source_0[i] op ... op source_{size-1}[i]. dest may equal source.
+void group_reduce(const char* fn, group& g, void* dest, const void* source, size_t nelems, size_t elem_bytes,
+                  combine_fn combine);
+
+}  // namespace rdsm::detail

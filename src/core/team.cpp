@@ -1,0 +1,164 @@
+// Team creation, slot allocation and destruction.
+#include "core/team.hpp"
+
+#include <algorithm>
+#include <cstring>
+
+#include "common/log.hpp"
+#include "core/runtime.hpp"
+
+namespace rdsm::detail {
+namespace {
+
+team g_world;
+team g_shared;
+uint64_t g_free_slots = ~uint64_t{0};  // bit s set: this PE uses no team in slot s
+
+// The internal area: the first words serve the runtime, team slots follow.
+constexpr size_t slots_offset = 4096;
+static_assert(slots_offset + team_slots * group_sync_longs * sizeof(long) <= internal_bytes,
+              "team slots must fit in the internal area");
+
+long* slot_words(int slot) {
+  auto* base = reinterpret_cast<char*>(runtime::get().internal()) + slots_offset;
+  return reinterpret_cast<long*>(base + static_cast<size_t>(slot) * group_sync_longs * sizeof(long));
+}
+
+// Scratch words in a slot's spare line, for the slot agreement (AND of free masks) over the parent.
+long* agreement_words(team* t) { return t->g.sync + group_sync_longs - 16; }
+
+void and_combine(void* acc, const void* in, size_t n) {
+  auto* a = static_cast<uint64_t*>(acc);
+  const auto* b = static_cast<const uint64_t*>(in);
+  for (size_t i = 0; i < n; ++i) a[i] &= b[i];
+}
+
+// Slots free on every member of the parent (collective over the parent).
+uint64_t agree_free_slots(const char* fn, team* parent) {
+  long* w = agreement_words(parent);
+  std::memcpy(&w[0], &g_free_slots, sizeof(uint64_t));
+  group_reduce(fn, parent->g, &w[1], &w[0], 1, sizeof(uint64_t), and_combine);
+  uint64_t all = 0;
+  std::memcpy(&all, &w[1], sizeof all);
+  w[0] = w[1] = 0;
+  return all;
+}
+
+team* make_team(int slot, int start, int stride, int size, int num_contexts) {
+  auto* t = new team();
+  t->g.start = start;
+  t->g.stride = stride;
+  t->g.size = size;
+  t->g.me = t->g.index_of(runtime::get().my_pe());
+  t->g.sync = slot_words(slot);
+  t->g.sequence = &t->sequence;
+  t->slot = slot;
+  t->num_contexts = num_contexts;
+  g_free_slots &= ~(uint64_t{1} << slot);
+  return t;
+}
+
+int lowest_slot(uint64_t mask) { return mask == 0 ? -1 : __builtin_ctzll(mask); }
+
+}  // namespace
+
+void teams_create() {
+  runtime& rt = runtime::get();
+  g_free_slots = ~uint64_t{0};
+  g_world = team();
+  g_world.g = group{0, 1, rt.n_pes(), rt.my_pe(), slot_words(0), &g_world.sequence};
+  g_world.slot = 0;
+  // The shared team: the PEs whose heap this PE can load and store, when they form a strided set that
+  // contains this PE (always so on one host); otherwise just this PE.
+  int first = -1, last = -1, count = 0;
+  for (int pe = 0; pe < rt.n_pes(); ++pe)
+    if (rt.mapped(sym_addr{heap_region, 0}, pe) != nullptr) {
+      if (first < 0) first = pe;
+      last = pe;
+      ++count;
+    }
+  int stride = count > 1 ? (last - first) / (count - 1) : 1;
+  bool strided = count > 0 && (count == 1 || (last - first) % (count - 1) == 0);
+  for (int i = 0; strided && i < count; ++i)
+    strided = rt.mapped(sym_addr{heap_region, 0}, first + i * stride) != nullptr;
+  g_shared = team();
+  if (strided && count > 0)
+    g_shared.g = group{first, stride, count, 0, slot_words(1), &g_shared.sequence};
+  else
+    g_shared.g = group{rt.my_pe(), 1, 1, 0, slot_words(1), &g_shared.sequence};
+  g_shared.g.me = g_shared.g.index_of(rt.my_pe());
+  g_shared.slot = 1;
+  g_free_slots &= ~uint64_t{3};
+}
+
+void teams_destroy() {}
+
+team* team_world() { return &g_world; }
+team* team_shared() { return &g_shared; }
+
+bool team_split_strided(const char* fn, team* parent, int start, int stride, int size, int num_contexts,
+                        team** out) {
+  *out = nullptr;
+  bool valid = size >= 1 && start >= 0 && start < parent->g.size && stride != 0 &&
+               static_cast<long>(start) + static_cast<long>(size - 1) * stride < parent->g.size &&
+               static_cast<long>(start) + static_cast<long>(size - 1) * stride >= 0;
+  if (size == 1 && stride == 0) valid = start >= 0 && start < parent->g.size;
+  // Every parent member takes part in the agreement, even when the arguments are bad, so nobody hangs.
+  uint64_t free = agree_free_slots(fn, parent);
+  if (!valid) {
+    RDSM_LOG_WARN("team", "%s: start %d, stride %d, size %d do not fit a parent team of %d PEs", fn, start, stride,
+                  size, parent->g.size);
+    return false;
+  }
+  int slot = lowest_slot(free);
+  if (slot < 0) {
+    RDSM_LOG_WARN("team", "%s: all %d team slots are in use; destroy unused teams", fn, team_slots);
+    return false;
+  }
+  if (stride < 0) {  // the same set listed upwards
+    start += (size - 1) * stride;
+    stride = -stride;
+  }
+  if (stride == 0) stride = 1;
+  const int world_start = parent->g.pe(start);
+  const int world_stride = parent->g.stride * stride;
+  const int mine = parent->g.me - start;
+  if (mine < 0 || mine % stride != 0 || mine / stride >= size) return true;  // not a member
+  *out = make_team(slot, world_start, world_stride, size, num_contexts);
+  return true;
+}
+
+bool team_split_2d(const char* fn, team* parent, int xrange, int x_contexts, team** xteam, int y_contexts,
+                   team** yteam) {
+  *xteam = *yteam = nullptr;
+  uint64_t free = agree_free_slots(fn, parent);
+  if (xrange <= 0) {
+    RDSM_LOG_WARN("team", "%s: xrange %d must be positive", fn, xrange);
+    return false;
+  }
+  const int n = parent->g.size;
+  if (xrange > n) xrange = n;
+  // Rows (x teams) are disjoint, so they share one slot; columns (y teams) share another.
+  int xslot = lowest_slot(free);
+  int yslot = xslot < 0 ? -1 : lowest_slot(free & ~(uint64_t{1} << xslot));
+  if (yslot < 0) {
+    RDSM_LOG_WARN("team", "%s: fewer than two team slots are free; destroy unused teams", fn);
+    return false;
+  }
+  const int me = parent->g.me;
+  const int row = me / xrange, col = me % xrange;
+  const int row_size = std::min(xrange, n - row * xrange);
+  const int col_size = (n - col + xrange - 1) / xrange;
+  *xteam = make_team(xslot, parent->g.pe(row * xrange), parent->g.stride, row_size, x_contexts);
+  *yteam = make_team(yslot, parent->g.pe(col), parent->g.stride * xrange, col_size, y_contexts);
+  return true;
+}
+
+void team_destroy(team* t) {
+  if (t == nullptr || t == &g_world || t == &g_shared) return;
+  group_sync("shmem_team_destroy", t->g);  // no member may still signal this slot's words
+  g_free_slots |= uint64_t{1} << t->slot;
+  delete t;
+}
+
+}  // namespace rdsm::detail

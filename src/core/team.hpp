@@ -1,0 +1,34 @@
+// Teams: strided subsets of the world with their own synchronization words and collectives.
+#pragma once
+
+#include "core/group.hpp"
+
+namespace rdsm::detail {
+
+/// Teams share a pool of sync-word slots in the heap's internal area; slot 0 is the world, 1 the shared
+/// team. A new team takes the lowest slot free on every member of its parent (found by an AND-reduction
+/// over the parent), so overlapping teams never share a slot.
+constexpr int team_slots = 64;
+
+struct team {
+  group g;
+  uint64_t sequence = 0;  // g.sequence points here
+  int slot = -1;
+  int num_contexts = 0;  // from shmem_team_config_t
+};
+
+/// Creates the world and shared teams (after the runtime is up) and releases them.
+void teams_create();
+void teams_destroy();
+team* team_world();
+team* team_shared();
+
+/// Collective over the parent. Members get a new team; other parent members get nullptr. Returns false
+/// (everyone gets nullptr) when no slot is free or the arguments are invalid (logged).
+bool team_split_strided(const char* fn, team* parent, int start, int stride, int size, int num_contexts,
+                        team** out);
+bool team_split_2d(const char* fn, team* parent, int xrange, int x_contexts, team** xteam, int y_contexts,
+                   team** yteam);
+void team_destroy(team* t);
+
+}  // namespace rdsm::detail

@@ -1,0 +1,186 @@
+// OpenSHMEM team collectives and reductions, and the deprecated active-set forms.
+
+#include "core/group.hpp"
+#include "core/runtime.hpp"
+#include "shmem/context.hpp"
+
+using namespace rdsm::detail;
+
+static_assert(SHMEM_SYNC_SIZE == group_sync_longs && SHMEM_BCAST_SYNC_SIZE == group_sync_longs,
+              "pSync arrays hold a group's synchronization words");
+
+namespace {
+
+group& team_group(const char* fn, shmem_team_t t) {
+  if (!runtime::initialized()) fatal("%s: called before shmem_init (or after shmem_finalize); call shmem_init first", fn);
+  SHMEM_TEAM_WORLD->core = team_world();
+  SHMEM_TEAM_SHARED->core = team_shared();
+  group& g = core_team(fn, t)->g;
+  if (g.me < 0) fatal("%s: this PE is not a member of the team", fn);
+  return g;
+}
+
+int check_root(const char* fn, const group& g, int root) {
+  if (root < 0 || root >= g.size) fatal("%s: PE_root %d out of range [0, %d) of the team", fn, root, g.size);
+  return root;
+}
+
+// Reduction operators as element-wise combines.
+template <class T>
+struct op_sum {
+  static T apply(T a, T b) { return a + b; }
+};
+template <class T>
+struct op_prod {
+  static T apply(T a, T b) { return a * b; }
+};
+template <class T>
+struct op_max {
+  static T apply(T a, T b) { return a > b ? a : b; }
+};
+template <class T>
+struct op_min {
+  static T apply(T a, T b) { return a < b ? a : b; }
+};
+template <class T>
+struct op_and {
+  static T apply(T a, T b) { return a & b; }
+};
+template <class T>
+struct op_or {
+  static T apply(T a, T b) { return a | b; }
+};
+template <class T>
+struct op_xor {
+  static T apply(T a, T b) { return a ^ b; }
+};
+
+template <class T, template <class> class Op>
+void combine(void* acc, const void* in, size_t n) {
+  auto* a = static_cast<T*>(acc);
+  const auto* b = static_cast<const T*>(in);
+  for (size_t i = 0; i < n; ++i) a[i] = Op<T>::apply(a[i], b[i]);
+}
+
+template <class T, template <class> class Op>
+int reduce(const char* fn, group& g, T* dest, const T* source, size_t n) {
+  group_reduce(fn, g, dest, source, n, sizeof(T), &combine<T, Op>);
+  return 0;
+}
+
+}  // namespace
+
+extern "C" {
+
+int shmem_broadcastmem(shmem_team_t team, void* dest, const void* source, size_t nelems, int PE_root) {
+  group& g = team_group(__func__, team);
+  group_broadcast(__func__, g, dest, source, nelems, check_root(__func__, g, PE_root), true);
+  return 0;
+}
+int shmem_collectmem(shmem_team_t team, void* dest, const void* source, size_t nelems) {
+  group_collect(__func__, team_group(__func__, team), dest, source, nelems);
+  return 0;
+}
+int shmem_fcollectmem(shmem_team_t team, void* dest, const void* source, size_t nelems) {
+  group_fcollect(__func__, team_group(__func__, team), dest, source, nelems);
+  return 0;
+}
+int shmem_alltoallmem(shmem_team_t team, void* dest, const void* source, size_t nelems) {
+  group_alltoall(__func__, team_group(__func__, team), dest, source, nelems);
+  return 0;
+}
+int shmem_alltoallsmem(shmem_team_t team, void* dest, const void* source, ptrdiff_t dst, ptrdiff_t sst,
+                       size_t nelems) {
+  group_alltoalls(__func__, team_group(__func__, team), dest, source, dst, sst, nelems, 1);
+  return 0;
+}
+
+#define RDSM_DEF_COLL(T, N)                                                                                 \
+  int shmem_##N##_broadcast(shmem_team_t team, T* dest, const T* source, size_t nelems, int PE_root) {      \
+    group& g = team_group(__func__, team);                                                                  \
+    group_broadcast(__func__, g, dest, source, nelems * sizeof(T), check_root(__func__, g, PE_root), true); \
+    return 0;                                                                                               \
+  }                                                                                                         \
+  int shmem_##N##_collect(shmem_team_t team, T* dest, const T* source, size_t nelems) {                    \
+    group_collect(__func__, team_group(__func__, team), dest, source, nelems * sizeof(T));                  \
+    return 0;                                                                                               \
+  }                                                                                                         \
+  int shmem_##N##_fcollect(shmem_team_t team, T* dest, const T* source, size_t nelems) {                   \
+    group_fcollect(__func__, team_group(__func__, team), dest, source, nelems * sizeof(T));                 \
+    return 0;                                                                                               \
+  }                                                                                                         \
+  int shmem_##N##_alltoall(shmem_team_t team, T* dest, const T* source, size_t nelems) {                   \
+    group_alltoall(__func__, team_group(__func__, team), dest, source, nelems * sizeof(T));                 \
+    return 0;                                                                                               \
+  }                                                                                                         \
+  int shmem_##N##_alltoalls(shmem_team_t team, T* dest, const T* source, ptrdiff_t dst, ptrdiff_t sst,      \
+                            size_t nelems) {                                                                \
+    group_alltoalls(__func__, team_group(__func__, team), dest, source, dst, sst, nelems, sizeof(T));       \
+    return 0;                                                                                               \
+  }
+RDSM_SHMEM_RMA_TYPES(RDSM_DEF_COLL)
+
+#define RDSM_DEF_REDUCE(T, N, OP)                                                                           \
+  int shmem_##N##_##OP##_reduce(shmem_team_t team, T* dest, const T* source, size_t nreduce) {             \
+    return reduce<T, op_##OP>(__func__, team_group(__func__, team), dest, source, nreduce);                 \
+  }
+#define RDSM_DEF_REDUCE_BITWISE(T, N) RDSM_DEF_REDUCE(T, N, and) RDSM_DEF_REDUCE(T, N, or) RDSM_DEF_REDUCE(T, N, xor)
+#define RDSM_DEF_REDUCE_MINMAX(T, N) RDSM_DEF_REDUCE(T, N, max) RDSM_DEF_REDUCE(T, N, min)
+#define RDSM_DEF_REDUCE_ARITH(T, N) RDSM_DEF_REDUCE(T, N, sum) RDSM_DEF_REDUCE(T, N, prod)
+RDSM_SHMEM_REDUCE_BITWISE_TYPES(RDSM_DEF_REDUCE_BITWISE)
+RDSM_SHMEM_REDUCE_MINMAX_TYPES(RDSM_DEF_REDUCE_MINMAX)
+RDSM_SHMEM_REDUCE_ARITH_TYPES(RDSM_DEF_REDUCE_ARITH)
+
+// Deprecated active-set forms: the pSync array holds the group's counters, which are zero again when
+// every member has returned (as the specification requires of pSync).
+void shmem_barrier(int PE_start, int logPE_stride, int PE_size, long* pSync) {
+  group g = active_set(__func__, PE_start, logPE_stride, PE_size, pSync);
+  group_barrier(__func__, g);
+}
+void shmem_sync(int PE_start, int logPE_stride, int PE_size, long* pSync) {
+  group g = active_set(__func__, PE_start, logPE_stride, PE_size, pSync);
+  group_sync(__func__, g);
+}
+
+#define RDSM_DEF_LEGACY_SIZED(B)                                                                            \
+  void shmem_broadcast##B(void* dest, const void* source, size_t nelems, int PE_root, int PE_start,         \
+                          int logPE_stride, int PE_size, long* pSync) {                                      \
+    group g = active_set(__func__, PE_start, logPE_stride, PE_size, pSync);                                  \
+    group_broadcast(__func__, g, dest, source, nelems * (B / 8), check_root(__func__, g, PE_root), false);   \
+  }                                                                                                         \
+  void shmem_collect##B(void* dest, const void* source, size_t nelems, int PE_start, int logPE_stride,      \
+                        int PE_size, long* pSync) {                                                          \
+    group g = active_set(__func__, PE_start, logPE_stride, PE_size, pSync);                                \
+    group_collect(__func__, g, dest, source, nelems * (B / 8));                                              \
+  }                                                                                                         \
+  void shmem_fcollect##B(void* dest, const void* source, size_t nelems, int PE_start, int logPE_stride,     \
+                         int PE_size, long* pSync) {                                                         \
+    group g = active_set(__func__, PE_start, logPE_stride, PE_size, pSync);                                \
+    group_fcollect(__func__, g, dest, source, nelems * (B / 8));                                             \
+  }                                                                                                         \
+  void shmem_alltoall##B(void* dest, const void* source, size_t nelems, int PE_start, int logPE_stride,     \
+                         int PE_size, long* pSync) {                                                         \
+    group g = active_set(__func__, PE_start, logPE_stride, PE_size, pSync);                                \
+    group_alltoall(__func__, g, dest, source, nelems * (B / 8));                                             \
+  }                                                                                                         \
+  void shmem_alltoalls##B(void* dest, const void* source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems,      \
+                          int PE_start, int logPE_stride, int PE_size, long* pSync) {                        \
+    group g = active_set(__func__, PE_start, logPE_stride, PE_size, pSync);                                \
+    group_alltoalls(__func__, g, dest, source, dst, sst, nelems, B / 8);                                     \
+  }
+RDSM_SHMEM_LEGACY_SIZES(RDSM_DEF_LEGACY_SIZED)
+
+#define RDSM_DEF_TO_ALL(T, N, OP)                                                                           \
+  void shmem_##N##_##OP##_to_all(T* dest, const T* source, int nreduce, int PE_start, int logPE_stride,    \
+                                 int PE_size, T*, long* pSync) {                                             \
+    group g = active_set(__func__, PE_start, logPE_stride, PE_size, pSync);                                \
+    reduce<T, op_##OP>(__func__, g, dest, source, static_cast<size_t>(nreduce < 0 ? 0 : nreduce));          \
+  }
+#define RDSM_DEF_TO_ALL_BITWISE(T, N) RDSM_DEF_TO_ALL(T, N, and) RDSM_DEF_TO_ALL(T, N, or) RDSM_DEF_TO_ALL(T, N, xor)
+#define RDSM_DEF_TO_ALL_MINMAX(T, N) RDSM_DEF_TO_ALL(T, N, max) RDSM_DEF_TO_ALL(T, N, min)
+#define RDSM_DEF_TO_ALL_ARITH(T, N) RDSM_DEF_TO_ALL(T, N, sum) RDSM_DEF_TO_ALL(T, N, prod)
+RDSM_SHMEM_TO_ALL_BITWISE_TYPES(RDSM_DEF_TO_ALL_BITWISE)
+RDSM_SHMEM_TO_ALL_MINMAX_TYPES(RDSM_DEF_TO_ALL_MINMAX)
+RDSM_SHMEM_TO_ALL_ARITH_TYPES(RDSM_DEF_TO_ALL_ARITH)
+
+}  // extern "C"

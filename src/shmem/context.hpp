@@ -1,0 +1,38 @@
+// Contexts and teams as the C API sees them: the structs behind shmem_ctx_t and shmem_team_t.
+#pragma once
+
+#include "common/log.hpp"
+#include "core/team.hpp"
+#include "shmem.h"
+
+/// shmem_team_t points to this.
+struct rdsm_team {
+  rdsm::detail::team* core;
+};
+
+/// shmem_ctx_t points to this. Operations on a context use the PE numbers of its team. All contexts share
+/// the PE's transport worker: a context's fence and quiet order/complete at least its own operations.
+struct rdsm_ctx {
+  rdsm_team* team;
+  long options;
+};
+
+namespace rdsm::detail {
+
+/// The world PE of `pe` on `ctx`'s team; ends the job naming `fn` when `pe` is outside the team.
+inline int ctx_pe(const char* fn, shmem_ctx_t ctx, int pe) {
+  if (ctx == SHMEM_CTX_DEFAULT) return pe;  // world numbering; checked by the operation
+  if (ctx == SHMEM_CTX_INVALID) fatal("%s: ctx is SHMEM_CTX_INVALID; create it with shmem_ctx_create", fn);
+  const group& g = ctx->team->core->g;
+  if (pe < 0 || pe >= g.size)
+    fatal("%s: pe %d out of range [0, %d) of the context's team; use a PE number of that team", fn, pe, g.size);
+  return g.pe(pe);
+}
+
+/// The core team behind a handle; ends the job naming `fn` for SHMEM_TEAM_INVALID.
+inline team* core_team(const char* fn, shmem_team_t t) {
+  if (t == SHMEM_TEAM_INVALID) fatal("%s: team is SHMEM_TEAM_INVALID", fn);
+  return t->core;
+}
+
+}  // namespace rdsm::detail

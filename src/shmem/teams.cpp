@@ -1,0 +1,125 @@
+// OpenSHMEM teams and contexts.
+#include <new>
+
+#include "core/runtime.hpp"
+#include "core/rma.hpp"
+#include "shmem/context.hpp"
+
+using namespace rdsm::detail;
+
+namespace {
+
+rdsm_team g_world_handle{nullptr};
+rdsm_team g_shared_handle{nullptr};
+rdsm_ctx g_default_ctx{&g_world_handle, 0};
+
+runtime& rt_checked(const char* fn) {
+  if (!runtime::initialized()) fatal("%s: called before shmem_init (or after shmem_finalize); call shmem_init first", fn);
+  return runtime::get();
+}
+
+// The predefined handles point at the core's world and shared teams once the runtime is up.
+team* bind(const char* fn, shmem_team_t t) {
+  rt_checked(fn);
+  g_world_handle.core = team_world();
+  g_shared_handle.core = team_shared();
+  return core_team(fn, t);
+}
+
+int num_contexts(const shmem_team_config_t* config, long mask) {
+  return config != nullptr && (mask & SHMEM_TEAM_NUM_CONTEXTS) != 0 ? config->num_contexts : 0;
+}
+
+shmem_team_t wrap(team* t) { return t == nullptr ? SHMEM_TEAM_INVALID : new rdsm_team{t}; }
+
+}  // namespace
+
+extern "C" {
+
+shmem_team_t SHMEM_TEAM_WORLD = &g_world_handle;
+shmem_team_t SHMEM_TEAM_SHARED = &g_shared_handle;
+shmem_ctx_t SHMEM_CTX_DEFAULT = &g_default_ctx;
+
+int shmem_team_my_pe(shmem_team_t team) {
+  if (team == SHMEM_TEAM_INVALID) return -1;
+  return bind(__func__, team)->g.me;
+}
+
+int shmem_team_n_pes(shmem_team_t team) {
+  if (team == SHMEM_TEAM_INVALID) return -1;
+  return bind(__func__, team)->g.size;
+}
+
+int shmem_team_get_config(shmem_team_t team, long config_mask, shmem_team_config_t* config) {
+  if (team == SHMEM_TEAM_INVALID || config == nullptr) return -1;
+  if ((config_mask & SHMEM_TEAM_NUM_CONTEXTS) != 0) config->num_contexts = bind(__func__, team)->num_contexts;
+  return 0;
+}
+
+int shmem_team_translate_pe(shmem_team_t src_team, int src_pe, shmem_team_t dest_team) {
+  if (src_team == SHMEM_TEAM_INVALID || dest_team == SHMEM_TEAM_INVALID) return -1;
+  const group& s = bind(__func__, src_team)->g;
+  const group& d = bind(__func__, dest_team)->g;
+  if (src_pe < 0 || src_pe >= s.size) return -1;
+  return d.index_of(s.pe(src_pe));
+}
+
+int shmem_team_split_strided(shmem_team_t parent_team, int start, int stride, int size,
+                             const shmem_team_config_t* config, long config_mask, shmem_team_t* new_team) {
+  team* out = nullptr;
+  bool ok = team_split_strided(__func__, bind(__func__, parent_team), start, stride, size,
+                               num_contexts(config, config_mask), &out);
+  *new_team = wrap(out);
+  return ok ? 0 : -1;
+}
+
+int shmem_team_split_2d(shmem_team_t parent_team, int xrange, const shmem_team_config_t* xaxis_config,
+                        long xaxis_mask, shmem_team_t* xaxis_team, const shmem_team_config_t* yaxis_config,
+                        long yaxis_mask, shmem_team_t* yaxis_team) {
+  team *x = nullptr, *y = nullptr;
+  bool ok = team_split_2d(__func__, bind(__func__, parent_team), xrange, num_contexts(xaxis_config, xaxis_mask), &x,
+                          num_contexts(yaxis_config, yaxis_mask), &y);
+  *xaxis_team = wrap(x);
+  *yaxis_team = wrap(y);
+  return ok ? 0 : -1;
+}
+
+void shmem_team_destroy(shmem_team_t team) {
+  if (team == SHMEM_TEAM_INVALID || team == SHMEM_TEAM_WORLD || team == SHMEM_TEAM_SHARED) return;
+  team_destroy(bind(__func__, team));
+  delete team;
+}
+
+int shmem_team_sync(shmem_team_t team) {
+  group_sync(__func__, bind(__func__, team)->g);
+  return 0;
+}
+
+int shmem_team_create_ctx(shmem_team_t team, long options, shmem_ctx_t* ctx) {
+  if (team == SHMEM_TEAM_INVALID) {
+    *ctx = SHMEM_CTX_INVALID;
+    return -1;
+  }
+  bind(__func__, team);
+  *ctx = new (std::nothrow) rdsm_ctx{team, options};
+  return *ctx == nullptr ? -1 : 0;
+}
+
+int shmem_ctx_create(long options, shmem_ctx_t* ctx) { return shmem_team_create_ctx(SHMEM_TEAM_WORLD, options, ctx); }
+
+void shmem_ctx_destroy(shmem_ctx_t ctx) {
+  if (ctx == SHMEM_CTX_DEFAULT || ctx == SHMEM_CTX_INVALID) return;
+  quiet();  // destroying a context completes its operations
+  delete ctx;
+}
+
+int shmem_ctx_get_team(shmem_ctx_t ctx, shmem_team_t* team) {
+  if (ctx == SHMEM_CTX_INVALID || team == nullptr) return -1;
+  *team = ctx->team;
+  return 0;
+}
+
+void shmem_ctx_fence(shmem_ctx_t) { fence(); }
+void shmem_ctx_quiet(shmem_ctx_t) { quiet(); }
+
+}  // extern "C"
