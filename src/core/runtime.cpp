@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <cstring>
 
+#include "cachectl/cachectl.hpp"
 #include "common/log.hpp"
 #include "core/data_segment.hpp"
 #include "core/rma.hpp"
@@ -47,6 +48,10 @@ status runtime::start(int requested_thread_level) {
   for (int i = 0; i < 5; ++i)
     if (cfg_.log_level == levels[i]) level = i;
   log_configure(static_cast<log_level>(level), -1);
+
+  auto cache_mode = cache_mode_parse(cfg_.cache_maintenance);
+  if (!cache_mode.ok()) return cache_mode.error();
+  cache_configure(cache_mode.value());
 
   RDSM_ASSIGN_OR_RETURN(boot_, bootstrap_create(cfg_));
   my_pe_ = boot_->rank();

@@ -193,12 +193,16 @@ class ucx_transport final : public transport {
     p.op_attr_mask = UCP_OP_ATTR_FIELD_DATATYPE;
     p.datatype = ucp_dt_make_contig(width);
     uint64_t scratch = 0;
+    if (op == amo_op::fetch) value = 0;  // fetch is an atomic add of zero
+    // UCP_ATOMIC_OP_CSWAP compares the remote word with the operand (X) and stores the reply buffer's
+    // initial contents (Z) when they are equal: the comparand is the operand, the new value goes in reply.
+    uint64_t new_value = value;
+    if (op == amo_op::cswap) value = compare;
     uint32_t value32 = static_cast<uint32_t>(value);
     const void* operand = width == 4 ? static_cast<const void*>(&value32) : static_cast<const void*>(&value);
-    if (op == amo_op::fetch) value = value32 = 0;  // fetch is an atomic add of zero
     if (fetching(op)) {
       void* reply = result != nullptr ? result : &scratch;
-      if (op == amo_op::cswap) std::memcpy(reply, &compare, width);  // cswap reads the comparand from here
+      if (op == amo_op::cswap) std::memcpy(reply, &new_value, width);
       p.op_attr_mask |= UCP_OP_ATTR_FIELD_REPLY_BUFFER;
       p.reply_buffer = reply;
       // A set discards the old value into a scratch word that must outlive the request.
