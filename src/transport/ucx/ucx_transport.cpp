@@ -101,12 +101,16 @@ class ucx_transport final : public transport {
     for (int pe = 0; pe < n_pes_; ++pe) {
       ep_ctx_[pe] = {this, pe};
       ucp_ep_params_t ep{};
-      ep.field_mask = UCP_EP_PARAM_FIELD_REMOTE_ADDRESS | UCP_EP_PARAM_FIELD_ERR_HANDLING_MODE |
-                      UCP_EP_PARAM_FIELD_ERR_HANDLER;
+      ep.field_mask = UCP_EP_PARAM_FIELD_REMOTE_ADDRESS | UCP_EP_PARAM_FIELD_ERR_HANDLING_MODE;
       ep.address = reinterpret_cast<const ucp_address_t*>(addresses[pe].data());
-      ep.err_mode = UCP_ERR_HANDLING_MODE_PEER;
-      ep.err_handler.cb = &ucx_transport::on_ep_error;
-      ep.err_handler.arg = &ep_ctx_[pe];
+      // Peers get failure detection; the endpoint to this PE itself uses the self transport, which has
+      // no peer failure handling (and nothing to detect).
+      ep.err_mode = pe == my_pe_ ? UCP_ERR_HANDLING_MODE_NONE : UCP_ERR_HANDLING_MODE_PEER;
+      if (pe != my_pe_) {
+        ep.field_mask |= UCP_EP_PARAM_FIELD_ERR_HANDLER;
+        ep.err_handler.cb = &ucx_transport::on_ep_error;
+        ep.err_handler.arg = &ep_ctx_[pe];
+      }
       ucs_status_t s = ucp_ep_create(worker_, &ep, &eps_[pe]);
       if (s != UCS_OK)
         return status::error(format("cannot connect to PE %d: ucp_ep_create: %s", pe, ucs_status_string(s)));
