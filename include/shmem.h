@@ -95,6 +95,8 @@ SHMEM_API int shmem_addr_accessible(const void *addr, int pe);
 SHMEM_API void *shmem_ptr(const void *dest, int pe);
 SHMEM_API void shmem_info_get_version(int *major, int *minor);
 SHMEM_API void shmem_info_get_name(char *name);
+/* Profiling control (levels 0-2 and user values); a no-op in the library, for profiling tools. */
+SHMEM_API void shmem_pcontrol(const int level, ...);
 /* Ends every PE of the job with exit status `status`. Does not return. */
 SHMEM_API void shmem_global_exit(int status) __attribute__((noreturn));
 

@@ -32,6 +32,8 @@ SHMEM_API int shmem_team_split_2d(shmem_team_t parent_team, int xrange, const sh
                                   long xaxis_mask, shmem_team_t *xaxis_team, const shmem_team_config_t *yaxis_config,
                                   long yaxis_mask, shmem_team_t *yaxis_team);
 SHMEM_API void shmem_team_destroy(shmem_team_t team);
+/* shmem_ptr with the PE numbered in `team`. */
+SHMEM_API void *shmem_team_ptr(shmem_team_t team, const void *dest, int pe);
 /* Returns when every member has called it; does not complete outstanding operations. */
 SHMEM_API int shmem_team_sync(shmem_team_t team);
 

@@ -110,6 +110,10 @@ void* shmem_align(size_t alignment, size_t size) {
 void* shmem_realloc(void* ptr, size_t size) { return sym_reallocate(__func__, ptr, size); }
 void shmem_free(void* ptr) { sym_free(__func__, ptr); }
 
+// The profiling control hook: rdsm has no profiling of its own, so levels only reach tools that
+// intercept it (through the pshmem_* names).
+void shmem_pcontrol(const int level, ...) { (void)level; }
+
 // Deprecated names.
 void start_pes(int) { shmem_init(); }
 int _my_pe(void) { return shmem_my_pe(); }

@@ -90,6 +90,13 @@ void shmem_team_destroy(shmem_team_t team) {
   delete team;
 }
 
+void* shmem_team_ptr(shmem_team_t team, const void* dest, int pe) {
+  if (team == SHMEM_TEAM_INVALID) return nullptr;
+  const group& g = bind(__func__, team)->g;
+  if (pe < 0 || pe >= g.size) return nullptr;
+  return pointer_to(dest, g.pe(pe));
+}
+
 int shmem_team_sync(shmem_team_t team) {
   group_sync(__func__, bind(__func__, team)->g);
   return 0;
