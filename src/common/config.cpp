@@ -77,6 +77,11 @@ status parse_value(const char* var, const std::string& text, T& out, const char*
   return parse_value(var, text, out, kind);
 }
 
+// Values as rdsm-info and SHMEM_INFO show them: secrets are never printed.
+std::string shown(const char* var, const std::string& text) {
+  return std::strstr(var, "SECRET") != nullptr && !text.empty() ? "(set)" : text;
+}
+
 bool known_variable(const std::string& name) {
 #define RDSM_CONFIG(field, var, kind, def, help) \
   if (name == #var) return true;
@@ -129,7 +134,7 @@ result<config> config_load() {
     std::string text = env != nullptr ? std::string(env) : std::string(def);                 \
     status s = parse_value(#var, text, c.field, #kind, help);                                \
     if (!s.ok()) return s;                                                                   \
-    described.push_back({#var, #kind, def, help, text, env != nullptr});                     \
+    described.push_back({#var, #kind, def, help, shown(#var, text), env != nullptr});        \
   }
 #include "common/config.def"
 #undef RDSM_CONFIG

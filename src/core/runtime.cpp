@@ -113,6 +113,11 @@ status runtime::start(int requested_thread_level) {
   if (my_pe_ == 0 && cfg_.info) {
     std::fprintf(stderr, "rdsm %s on %d PEs, bootstrap %s, %s, progress thread %s\n", RDSM_VERSION_STRING, n_pes_,
                  boot_->name(), net_->describe().c_str(), progress_->running() ? "on" : "off");
+    for (int pe = 1; pe < n_pes_; ++pe)
+      std::fprintf(stderr, "  PE 0 -> PE %d: heap %s, globals %s; %s\n", pe,
+                   mapped_[heap_region][pe] != nullptr ? "load/store (shared memory)" : "through UCX",
+                   mapped_[data_region][pe] != nullptr ? "load/store (shared memory)" : "through UCX",
+                   net_->describe_peer(pe).c_str());
     for (const auto& e : config_describe())
       std::fprintf(stderr, "  %-22s = %-10s (%s)  %s\n", e.variable, e.value.c_str(),
                    e.from_environment ? "environment" : "default", e.help);

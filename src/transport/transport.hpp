@@ -71,6 +71,9 @@ class transport {
   virtual bool arm() = 0;
   /// Transports in use, for rdsm-info / SHMEM_INFO.
   virtual std::string describe() const = 0;
+  /// How operations to `pe` travel when they go through UCX: the transports of the endpoint's lanes and
+  /// whether atomics are native (a lane for atomics) or emulated with active messages at the target.
+  virtual std::string describe_peer(int pe) const = 0;
   /// Begins shutdown: peer failures are no longer reported as errors.
   virtual void begin_shutdown() = 0;
 };

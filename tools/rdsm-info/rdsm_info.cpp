@@ -1,5 +1,6 @@
 // rdsm-info: version, configuration table with effective values and their source, transports.
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 
 #include "shmem.h"
@@ -24,7 +25,7 @@ void print_config() {
 
 int main(int argc, char** argv) {
   bool config_only = argc > 1 && std::strcmp(argv[1], "--config") == 0;
-  if (argc > 1 && (std::strcmp(argv[1], "--help") == 0 || (!config_only))) {
+  if (argc > 1 && !config_only) {
     std::printf("usage: rdsm-info [--config]\n  prints rdsm's version, configuration and transports\n");
     return std::strcmp(argv[1], "--help") == 0 ? 0 : 2;
   }
@@ -32,7 +33,17 @@ int main(int argc, char** argv) {
   int major = 0, minor = 0;
   shmem_info_get_name(name);
   shmem_info_get_version(&major, &minor);
+  // Started as a job (rdsmrun -n 2 rdsm-info, mpirun): start OpenSHMEM and let PE 0 report the
+  // configuration and how it reaches every other PE (SHMEM_INFO): transports, native or emulated atomics.
+  if (!config_only && (std::getenv("RDSM_BOOT_ADDR") != nullptr || std::getenv("PMIX_RANK") != nullptr)) {
+    setenv("SHMEM_INFO", "1", 1);
+    shmem_init();
+    shmem_finalize();
+    return 0;
+  }
   std::printf("rdsm %s (%s, OpenSHMEM %d.%d)\n\n", RDSM_VERSION_STRING, name, major, minor);
   print_config();
+  if (!config_only)
+    std::printf("\nrun `rdsmrun -n 2 rdsm-info` to see how PEs reach each other (transports, atomics)\n");
   return 0;
 }

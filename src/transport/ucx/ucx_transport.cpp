@@ -2,6 +2,8 @@
 #include <sched.h>
 #include <ucp/api/ucp.h>
 
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <mutex>
 
@@ -238,6 +240,39 @@ class ucx_transport final : public transport {
     const char* tls = std::getenv("UCX_TLS");
     return format("UCX %u.%u.%u, UCX_TLS=%s, heap of %d/%d PEs mapped for load/store", major, minor, release,
                   tls != nullptr ? tls : "all", mapped, n_pes_);
+  }
+
+  std::string describe_peer(int pe) const override {
+    // UCX 1.13 has no query for an endpoint's lanes; its printed configuration lists them, one per line,
+    // as "lane[i]: <rsc>:<transport>/<device> ... <usages>", where an "amo" usage is a native atomic lane.
+    char* text = nullptr;
+    size_t len = 0;
+    FILE* f = open_memstream(&text, &len);
+    if (f == nullptr) return "?";
+    ucp_ep_print_info(eps_[pe], f);
+    std::fclose(f);
+    std::string lanes, line;
+    bool native_amo = false;
+    for (const char* c = text; c != nullptr && *c != '\0'; ++c) {
+      if (*c != '\n') {
+        line += *c;
+        continue;
+      }
+      size_t at = line.find("lane[");
+      if (at != std::string::npos) {
+        size_t colon = line.find(':', line.find(':', at) + 1);
+        size_t end = line.find(' ', colon);
+        if (colon != std::string::npos) {
+          std::string tl = line.substr(colon + 1, end == std::string::npos ? std::string::npos : end - colon - 1);
+          if (lanes.find(tl) == std::string::npos) lanes += (lanes.empty() ? "" : ",") + tl;
+        }
+        if (line.find(" amo") != std::string::npos) native_amo = true;
+      }
+      line.clear();
+    }
+    std::free(text);
+    return format("UCX lanes %s, atomics %s", lanes.empty() ? "?" : lanes.c_str(),
+                  native_amo ? "native" : "emulated (active messages served by the target's progress)");
   }
 
   void begin_shutdown() override { shutting_down_ = true; }
