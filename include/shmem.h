@@ -253,6 +253,12 @@ SHMEM_API void *shmemalign(size_t alignment, size_t size);
 SHMEM_API void shmem_clear_cache_inv(void);
 SHMEM_API void shmem_set_cache_inv(void);
 SHMEM_API void shmem_udcflush(void);
+SHMEM_API void shmem_clear_cache_line_inv(void *dest);
+SHMEM_API void shmem_set_cache_line_inv(void *dest);
+SHMEM_API void shmem_udcflush_line(void *dest);
+/* Deprecated untyped form (long): waits until `*ivar cmp cmp_value`. In C11 the name is type-generic. */
+SHMEM_API void (shmem_wait_until)(long *ivar, int cmp, long cmp_value);
+#define RDSM_SHMEM_HAVE_LONG_WAIT_UNTIL 1
 #define RDSM_DECL_OLD_AMO(T, N)                                                                    \
   SHMEM_API T shmem_##N##_cswap(T *dest, T cond, T value, int pe);                                  \
   SHMEM_API T shmem_##N##_finc(T *dest, int pe);                                                    \
@@ -276,5 +282,8 @@ RDSM_SHMEM_OLD_EXT_AMO_TYPES(RDSM_DECL_OLD_EXT_AMO)
 
 #include "shmem_collectives.h"
 #include "shmem_generic.h"
+#ifdef __cplusplus
+#include "shmem_cxx.h"
+#endif
 
 #endif /* RDSM_SHMEM_H */

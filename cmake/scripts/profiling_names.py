@@ -27,14 +27,14 @@ text = open(preprocessed).read()
 decls = {}
 for stmt in re.split(r";", text):
     stmt = " ".join(stmt.split())
-    m = re.search(r"\b(shmem_\w+)\s*\(", stmt)
+    m = re.search(r"\b(shmem_\w+)\)?\s*\(", stmt)  # "(name)(" keeps a same-named macro away
     if not m or "extern" in stmt and "(" not in stmt:
         continue
     name = m.group(1)
     if name in names and name not in decls and "{" not in stmt:
         stmt = re.sub(r"__attribute__\(\(visibility\(\"default\"\)\)\)\s*", "", stmt)
         stmt = re.sub(r"^.*?\}\s*", "", stmt)  # drop anything before the declaration
-        decls[name] = stmt.replace(name + "(", "p" + name + "(", 1)
+        decls[name] = re.sub(r"\b" + name + r"\b", "p" + name, stmt, count=1)
 
 with open(out_h, "w") as f:
     f.write("/* Generated: profiling names (pshmem_*) of rdsm's OpenSHMEM routines. */\n")

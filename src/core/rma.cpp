@@ -10,10 +10,6 @@
 namespace rdsm::detail {
 namespace {
 
-// Set when an operation went through the transport since the last quiet: then fence and quiet must
-// complete it before later direct stores may become visible.
-std::atomic<bool> g_transport_pending{false};
-
 runtime& rt_checked(const char* fn) {
   if (!runtime::initialized()) fatal("%s: called before shmem_init; call shmem_init first", fn);
   return runtime::get();
@@ -78,7 +74,7 @@ void check_pe(const char* fn, int pe) {
     fatal("%s: pe %d out of range [0, %d); use a PE number below shmem_n_pes()", fn, pe, rt.n_pes());
 }
 
-void put(const char* fn, void* dest, const void* src, size_t bytes, int pe, bool nbi) {
+void put(const char* fn, void* dest, const void* src, size_t bytes, int pe, bool nbi, int stream) {
   runtime& rt = rt_checked(fn);
   check_pe(fn, pe);
   sym_addr s = resolve_checked(rt, fn, "dest", dest, bytes);
@@ -87,12 +83,11 @@ void put(const char* fn, void* dest, const void* src, size_t bytes, int pe, bool
     std::memcpy(p, src, bytes);
     return;
   }
-  g_transport_pending.store(true, std::memory_order_relaxed);
-  status st = rt.net().put(s.region, pe, rt.remote_addr(s, pe), src, bytes, nbi);
+  status st = rt.net().put(stream, s.region, pe, rt.remote_addr(s, pe), src, bytes, nbi);
   if (!st.ok()) transport_failed(fn, st);
 }
 
-void get(const char* fn, void* dest, const void* src, size_t bytes, int pe, bool nbi) {
+void get(const char* fn, void* dest, const void* src, size_t bytes, int pe, bool nbi, int stream) {
   runtime& rt = rt_checked(fn);
   check_pe(fn, pe);
   sym_addr s = resolve_checked(rt, fn, "source", src, bytes);
@@ -101,46 +96,45 @@ void get(const char* fn, void* dest, const void* src, size_t bytes, int pe, bool
     std::memcpy(dest, p, bytes);
     return;
   }
-  if (nbi) g_transport_pending.store(true, std::memory_order_relaxed);
-  status st = rt.net().get(s.region, pe, rt.remote_addr(s, pe), dest, bytes, nbi);
+  status st = rt.net().get(stream, s.region, pe, rt.remote_addr(s, pe), dest, bytes, nbi);
   if (!st.ok()) transport_failed(fn, st);
 }
 
 void iput(const char* fn, void* dest, const void* src, ptrdiff_t dst, ptrdiff_t sst, size_t nelems,
-          size_t elem_bytes, int pe) {
+          size_t elem_bytes, int pe, int stream) {
   auto* d = static_cast<char*>(dest);
   const auto* s = static_cast<const char*>(src);
   for (size_t i = 0; i < nelems; ++i)
     put(fn, d + static_cast<ptrdiff_t>(i) * dst * static_cast<ptrdiff_t>(elem_bytes),
-        s + static_cast<ptrdiff_t>(i) * sst * static_cast<ptrdiff_t>(elem_bytes), elem_bytes, pe, true);
+        s + static_cast<ptrdiff_t>(i) * sst * static_cast<ptrdiff_t>(elem_bytes), elem_bytes, pe, true, stream);
 }
 
 void iget(const char* fn, void* dest, const void* src, ptrdiff_t dst, ptrdiff_t sst, size_t nelems,
-          size_t elem_bytes, int pe) {
+          size_t elem_bytes, int pe, int stream) {
   auto* d = static_cast<char*>(dest);
   const auto* s = static_cast<const char*>(src);
   for (size_t i = 0; i < nelems; ++i)
     get(fn, d + static_cast<ptrdiff_t>(i) * dst * static_cast<ptrdiff_t>(elem_bytes),
-        s + static_cast<ptrdiff_t>(i) * sst * static_cast<ptrdiff_t>(elem_bytes), elem_bytes, pe, true);
-  quiet();  // iget is blocking: the elements are in dest on return
+        s + static_cast<ptrdiff_t>(i) * sst * static_cast<ptrdiff_t>(elem_bytes), elem_bytes, pe, true, stream);
+  quiet(stream);  // iget is blocking: the elements are in dest on return
 }
 
-uint64_t atomic(const char* fn, amo_op op, void* target, unsigned width, uint64_t value, uint64_t compare, int pe) {
+uint64_t atomic(const char* fn, amo_op op, void* target, unsigned width, uint64_t value, uint64_t compare, int pe,
+                int stream) {
   runtime& rt = rt_checked(fn);
   sym_addr s = check_atomic(rt, fn, target, width, pe);
   if (void* p = rt.mapped(s, pe)) return cpu_atomic(op, p, width, value, compare);
   uint64_t old = 0;
   bool fetches = op != amo_op::add && op != amo_op::band && op != amo_op::bor && op != amo_op::bxor &&
                  op != amo_op::set;
-  if (!fetches) g_transport_pending.store(true, std::memory_order_relaxed);
-  status st = rt.net().atomic(s.region, pe, rt.remote_addr(s, pe), op, width, value, compare,
+  status st = rt.net().atomic(stream, s.region, pe, rt.remote_addr(s, pe), op, width, value, compare,
                               fetches ? &old : nullptr, !fetches);
   if (!st.ok()) transport_failed(fn, st);
   return width == 4 ? static_cast<uint32_t>(old) : old;
 }
 
 void atomic_nbi(const char* fn, amo_op op, void* fetch, void* target, unsigned width, uint64_t value,
-                uint64_t compare, int pe) {
+                uint64_t compare, int pe, int stream) {
   runtime& rt = rt_checked(fn);
   sym_addr s = check_atomic(rt, fn, target, width, pe);
   if (void* p = rt.mapped(s, pe)) {
@@ -148,45 +142,44 @@ void atomic_nbi(const char* fn, amo_op op, void* fetch, void* target, unsigned w
     std::memcpy(fetch, &old, width);  // little-endian: the low bytes hold the value
     return;
   }
-  g_transport_pending.store(true, std::memory_order_relaxed);
-  status st = rt.net().atomic(s.region, pe, rt.remote_addr(s, pe), op, width, value, compare, fetch, true);
+  status st = rt.net().atomic(stream, s.region, pe, rt.remote_addr(s, pe), op, width, value, compare, fetch, true);
   if (!st.ok()) transport_failed(fn, st);
 }
 
 void put_signal(const char* fn, void* dest, const void* src, size_t bytes, uint64_t* sig, uint64_t signal,
-                int sig_op, int pe, bool nbi) {
+                int sig_op, int pe, bool nbi, int stream) {
   runtime& rt = rt_checked(fn);
   if (sig_op != signal_set && sig_op != signal_add)
     fatal("%s: sig_op %d is neither SHMEM_SIGNAL_SET nor SHMEM_SIGNAL_ADD", fn, sig_op);
   sym_addr ss = check_atomic(rt, fn, sig, sizeof(uint64_t), pe);
-  put(fn, dest, src, bytes, pe, nbi);
+  put(fn, dest, src, bytes, pe, nbi, stream);
   amo_op op = sig_op == signal_set ? amo_op::set : amo_op::add;
   if (void* p = rt.mapped(ss, pe)) {
     // The data must be visible before the signal: complete transported data first.
-    if (g_transport_pending.load(std::memory_order_relaxed)) quiet();
+    if (rt.net().pending(stream)) quiet(stream);
     cpu_atomic(op, p, 8, signal, 0);
     return;
   }
-  if (g_transport_pending.load(std::memory_order_relaxed)) rt.net().fence();
-  g_transport_pending.store(true, std::memory_order_relaxed);
-  status st = rt.net().atomic(ss.region, pe, rt.remote_addr(ss, pe), op, 8, signal, 0, nullptr, op == amo_op::add);
+  if (rt.net().pending(stream)) rt.net().fence(stream);
+  status st = rt.net().atomic(stream, ss.region, pe, rt.remote_addr(ss, pe), op, 8, signal, 0, nullptr,
+                              op == amo_op::add);
   if (!st.ok()) transport_failed(fn, st);
 }
 
-void fence() {
+void fence(int stream) {
   // Direct stores are ordered by the CPU (release); transported ones must complete before later direct
   // stores can become visible, so a fence after transported operations is a quiet.
-  if (g_transport_pending.load(std::memory_order_relaxed)) {
-    quiet();
+  if (runtime::initialized() && runtime::get().net().pending(stream)) {
+    quiet(stream);
     return;
   }
   std::atomic_thread_fence(std::memory_order_release);
 }
 
-void quiet() {
+void quiet(int stream) {
   runtime& rt = rt_checked("shmem_quiet");
-  if (g_transport_pending.exchange(false, std::memory_order_acq_rel)) {
-    status st = rt.net().quiet();
+  if (rt.net().pending(stream)) {
+    status st = rt.net().quiet(stream);
     if (!st.ok()) transport_failed("shmem_quiet", st);
   }
   std::atomic_thread_fence(std::memory_order_seq_cst);

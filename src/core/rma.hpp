@@ -15,26 +15,29 @@ enum signal_op : int { signal_set = 0, signal_add = 1 };
 // out-of-range address, or a misaligned atomic ends the job with one line naming call, argument, range.
 void check_pe(const char* fn, int pe);
 
-void put(const char* fn, void* dest, const void* src, size_t bytes, int pe, bool nbi);
-void get(const char* fn, void* dest, const void* src, size_t bytes, int pe, bool nbi);
+// `stream` selects the transport stream (OpenSHMEM context) for operations that go through UCX; 0 is the
+// default context. Direct load/store operations complete at once on any stream.
+void put(const char* fn, void* dest, const void* src, size_t bytes, int pe, bool nbi, int stream = 0);
+void get(const char* fn, void* dest, const void* src, size_t bytes, int pe, bool nbi, int stream = 0);
 /// Strided forms: element i goes from src[i*sst] to dest[i*dst] (strides in elements).
 void iput(const char* fn, void* dest, const void* src, ptrdiff_t dst, ptrdiff_t sst, size_t nelems,
-          size_t elem_bytes, int pe);
+          size_t elem_bytes, int pe, int stream = 0);
 void iget(const char* fn, void* dest, const void* src, ptrdiff_t dst, ptrdiff_t sst, size_t nelems,
-          size_t elem_bytes, int pe);
+          size_t elem_bytes, int pe, int stream = 0);
 
 /// Atomic on a 4- or 8-byte word; returns the old value for fetching ops (zero-extended).
-uint64_t atomic(const char* fn, amo_op op, void* target, unsigned width, uint64_t value, uint64_t compare, int pe);
+uint64_t atomic(const char* fn, amo_op op, void* target, unsigned width, uint64_t value, uint64_t compare, int pe,
+                int stream = 0);
 /// Non-blocking fetching atomic: the old value lands in *fetch by the next quiet.
 void atomic_nbi(const char* fn, amo_op op, void* fetch, void* target, unsigned width, uint64_t value,
-                uint64_t compare, int pe);
+                uint64_t compare, int pe, int stream = 0);
 
 /// Puts `bytes` then updates the 64-bit signal at `sig` (set or add), ordered after the data.
 void put_signal(const char* fn, void* dest, const void* src, size_t bytes, uint64_t* sig, uint64_t signal,
-                int sig_op, int pe, bool nbi);
+                int sig_op, int pe, bool nbi, int stream = 0);
 
-void fence();
-void quiet();
+void fence(int stream = 0);
+void quiet(int stream = 0);
 
 /// Pointer to `pe`'s copy of the symmetric `addr` usable by load/store, or nullptr.
 void* pointer_to(const void* addr, int pe);

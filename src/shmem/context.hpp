@@ -10,11 +10,13 @@ struct rdsm_team {
   rdsm::detail::team* core;
 };
 
-/// shmem_ctx_t points to this. Operations on a context use the PE numbers of its team. All contexts share
-/// the PE's transport worker: a context's fence and quiet order/complete at least its own operations.
+/// shmem_ctx_t points to this. Operations on a context use the PE numbers of its team and their own
+/// transport stream (a UCX worker of their own, so threads with private contexts do not contend);
+/// fence and quiet on a context order and complete that stream's operations.
 struct rdsm_ctx {
   rdsm_team* team;
   long options;
+  int stream;
 };
 
 namespace rdsm::detail {
@@ -28,6 +30,9 @@ inline int ctx_pe(const char* fn, shmem_ctx_t ctx, int pe) {
     fatal("%s: pe %d out of range [0, %d) of the context's team; use a PE number of that team", fn, pe, g.size);
   return g.pe(pe);
 }
+
+/// The transport stream of a context (0 for the default context).
+inline int ctx_stream(shmem_ctx_t ctx) { return ctx == SHMEM_CTX_DEFAULT ? 0 : ctx->stream; }
 
 /// The core team behind a handle; ends the job naming `fn` for SHMEM_TEAM_INVALID.
 inline team* core_team(const char* fn, shmem_team_t t) {

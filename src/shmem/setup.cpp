@@ -126,5 +126,8 @@ void* shmemalign(size_t alignment, size_t size) { return shmem_align(alignment, 
 void shmem_clear_cache_inv(void) {}
 void shmem_set_cache_inv(void) {}
 void shmem_udcflush(void) {}
+void shmem_clear_cache_line_inv(void*) {}
+void shmem_set_cache_line_inv(void*) {}
+void shmem_udcflush_line(void*) {}
 
 }  // extern "C"

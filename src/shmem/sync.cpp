@@ -151,6 +151,8 @@ void shmem_sync_all(void) {
 RDSM_SHMEM_SYNC_TYPES(RDSM_DEF_SYNC)
 
 void shmem_wait(long* ivar, long cmp_value) { wait_one(__func__, ivar, SHMEM_CMP_NE, cmp_value); }
+// The parentheses keep the C11 type-generic macro of the same name from expanding here.
+void(shmem_wait_until)(long* ivar, int cmp, long cmp_value) { wait_one("shmem_wait_until", ivar, cmp, cmp_value); }
 
 uint64_t shmem_signal_fetch(const uint64_t* sig_addr) { return load_acquire(sig_addr); }
 

@@ -1,6 +1,4 @@
 // OpenSHMEM teams and contexts.
-#include <new>
-
 #include "core/runtime.hpp"
 #include "core/rma.hpp"
 #include "shmem/context.hpp"
@@ -11,7 +9,7 @@ namespace {
 
 rdsm_team g_world_handle{nullptr};
 rdsm_team g_shared_handle{nullptr};
-rdsm_ctx g_default_ctx{&g_world_handle, 0};
+rdsm_ctx g_default_ctx{&g_world_handle, 0, 0};
 
 runtime& rt_checked(const char* fn) {
   if (!runtime::initialized()) fatal("%s: called before shmem_init (or after shmem_finalize); call shmem_init first", fn);
@@ -108,15 +106,23 @@ int shmem_team_create_ctx(shmem_team_t team, long options, shmem_ctx_t* ctx) {
     return -1;
   }
   bind(__func__, team);
-  *ctx = new (std::nothrow) rdsm_ctx{team, options};
-  return *ctx == nullptr ? -1 : 0;
+  // A private or serialized context is used by one thread at a time: its worker needs no locking.
+  auto stream = runtime::get().net().create_stream((options & (SHMEM_CTX_PRIVATE | SHMEM_CTX_SERIALIZED)) != 0);
+  if (!stream.ok()) {
+    RDSM_LOG_WARN("ctx", "%s: %s", __func__, stream.error().message().c_str());
+    *ctx = SHMEM_CTX_INVALID;
+    return -1;
+  }
+  *ctx = new rdsm_ctx{team, options, stream.value()};
+  return 0;
 }
 
 int shmem_ctx_create(long options, shmem_ctx_t* ctx) { return shmem_team_create_ctx(SHMEM_TEAM_WORLD, options, ctx); }
 
 void shmem_ctx_destroy(shmem_ctx_t ctx) {
   if (ctx == SHMEM_CTX_DEFAULT || ctx == SHMEM_CTX_INVALID) return;
-  quiet();  // destroying a context completes its operations
+  quiet(ctx->stream);  // destroying a context completes its operations
+  runtime::get().net().destroy_stream(ctx->stream);
   delete ctx;
 }
 
@@ -126,7 +132,7 @@ int shmem_ctx_get_team(shmem_ctx_t ctx, shmem_team_t* team) {
   return 0;
 }
 
-void shmem_ctx_fence(shmem_ctx_t) { fence(); }
-void shmem_ctx_quiet(shmem_ctx_t) { quiet(); }
+void shmem_ctx_fence(shmem_ctx_t ctx) { fence(ctx_stream(ctx)); }
+void shmem_ctx_quiet(shmem_ctx_t ctx) { quiet(ctx_stream(ctx)); }
 
 }  // extern "C"

@@ -50,19 +50,28 @@ class transport {
   /// Remote address of region `id` in `pe`.
   virtual uint64_t remote_base(int id, int pe) const = 0;
 
+  /// A stream is an independent sequence of operations with its own UCX worker and endpoints (an
+  /// OpenSHMEM context). Stream 0 always exists and also serves incoming emulated operations.
+  /// create_stream() makes another; `exclusive` streams are used by one thread at a time (no locking).
+  virtual result<int> create_stream(bool exclusive) = 0;
+  /// Completes the stream's operations and releases it.
+  virtual void destroy_stream(int stream) = 0;
+
   /// Copies `n` bytes to `pe` at remote address `raddr` of region `id`. Blocking forms return when the
   /// source may be reused; nbi forms return at once (source must stay untouched until quiet()).
-  virtual status put(int id, int pe, uint64_t raddr, const void* src, size_t n, bool nbi) = 0;
+  virtual status put(int stream, int id, int pe, uint64_t raddr, const void* src, size_t n, bool nbi) = 0;
   /// Copies `n` bytes from `pe`. The blocking form returns when `dst` holds the data; nbi at quiet().
-  virtual status get(int id, int pe, uint64_t raddr, void* dst, size_t n, bool nbi) = 0;
+  virtual status get(int stream, int id, int pe, uint64_t raddr, void* dst, size_t n, bool nbi) = 0;
   /// Atomic `op` of `width` (4 or 8) bytes at raddr. For fetching ops the old value is written to
   /// `result` (blocking: before return; nbi: by quiet()). `compare` is used by cswap only.
-  virtual status atomic(int id, int pe, uint64_t raddr, amo_op op, unsigned width, uint64_t value,
+  virtual status atomic(int stream, int id, int pe, uint64_t raddr, amo_op op, unsigned width, uint64_t value,
                         uint64_t compare, void* result, bool nbi) = 0;
-  /// Orders operations issued before it to each PE before those issued after it.
-  virtual void fence() = 0;
-  /// Completes every operation issued so far (remote completion).
-  virtual status quiet() = 0;
+  /// True when operations were issued on the stream since its last quiet (they may be incomplete).
+  virtual bool pending(int stream) const = 0;
+  /// Orders the stream's operations issued before it to each PE before those issued after it.
+  virtual void fence(int stream) = 0;
+  /// Completes every operation issued so far on the stream (remote completion).
+  virtual status quiet(int stream) = 0;
   /// Makes progress on incoming and outgoing operations; returns true if anything happened.
   virtual bool progress() = 0;
   /// A file descriptor that becomes readable when there is work; arm() returns false when there is

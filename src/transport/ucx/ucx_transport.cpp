@@ -5,6 +5,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <atomic>
+#include <memory>
 #include <mutex>
 
 #include "common/log.hpp"
@@ -25,8 +27,8 @@ struct ep_context {
 
 struct remote_region {
   uint64_t base = 0;
-  ucp_rkey_h rkey = nullptr;
   void* mapped = nullptr;
+  std::string packed_key;  // kept to unpack again for the endpoints of new streams
 };
 
 struct local_region {
@@ -34,6 +36,15 @@ struct local_region {
   void* base = nullptr;
   size_t length = 0;
   std::vector<remote_region> peers;
+};
+
+// A worker with an endpoint and the unpacked keys of every region per PE.
+struct stream {
+  ucp_worker_h worker = nullptr;
+  std::vector<ucp_ep_h> eps;
+  std::vector<std::vector<ucp_rkey_h>> rkeys;  // [region][pe]
+  std::atomic<bool> pending{false};
+  bool in_use = false;
 };
 
 ucp_atomic_op_t ucp_opcode(amo_op op) {
@@ -79,18 +90,17 @@ class ucx_transport final : public transport {
     s = ucp_init(&params, cfg, &context_);
     ucp_config_release(cfg);
     if (s != UCS_OK) return status::error("UCX could not start (ucp_init: " + ucs_text(s) + "); check UCX_TLS / UCX_NET_DEVICES");
-    ucp_worker_params_t wp{};
-    wp.field_mask = UCP_WORKER_PARAM_FIELD_THREAD_MODE;
-    wp.thread_mode = UCS_THREAD_MODE_MULTI;  // the progress thread and the application share the worker
-    s = ucp_worker_create(context_, &wp, &worker_);
-    if (s != UCS_OK) return status::error("UCX worker could not be created: " + ucs_text(s));
+    // Stream 0's worker is shared by the application threads and the progress thread.
+    streams_[0] = std::make_unique<stream>();
+    RDSM_TRY(create_worker(*streams_[0], UCS_THREAD_MODE_MULTI));
+    streams_[0]->in_use = true;
     ucp_address_t* addr = nullptr;
     size_t len = 0;
-    s = ucp_worker_get_address(worker_, &addr, &len);
+    s = ucp_worker_get_address(streams_[0]->worker, &addr, &len);
     if (s != UCS_OK) return status::error("UCX worker address unavailable: " + ucs_text(s));
     address_.assign(reinterpret_cast<const char*>(addr), len);
-    ucp_worker_release_address(worker_, addr);
-    s = ucp_worker_get_efd(worker_, &efd_);
+    ucp_worker_release_address(streams_[0]->worker, addr);
+    s = ucp_worker_get_efd(streams_[0]->worker, &efd_);
     if (s != UCS_OK) return status::error("UCX worker has no event descriptor: " + ucs_text(s));
     return {};
   }
@@ -98,28 +108,12 @@ class ucx_transport final : public transport {
   std::string worker_address() const override { return address_; }
 
   status connect(const std::vector<std::string>& addresses) override {
-    eps_.assign(static_cast<size_t>(n_pes_), nullptr);
+    addresses_ = addresses;
     ep_ctx_.resize(static_cast<size_t>(n_pes_));
-    for (int pe = 0; pe < n_pes_; ++pe) {
-      ep_ctx_[pe] = {this, pe};
-      ucp_ep_params_t ep{};
-      ep.field_mask = UCP_EP_PARAM_FIELD_REMOTE_ADDRESS | UCP_EP_PARAM_FIELD_ERR_HANDLING_MODE;
-      ep.address = reinterpret_cast<const ucp_address_t*>(addresses[pe].data());
-      // Peers get failure detection; the endpoint to this PE itself uses the self transport, which has
-      // no peer failure handling (and nothing to detect).
-      ep.err_mode = pe == my_pe_ ? UCP_ERR_HANDLING_MODE_NONE : UCP_ERR_HANDLING_MODE_PEER;
-      if (pe != my_pe_) {
-        ep.field_mask |= UCP_EP_PARAM_FIELD_ERR_HANDLER;
-        ep.err_handler.cb = &ucx_transport::on_ep_error;
-        ep.err_handler.arg = &ep_ctx_[pe];
-      }
-      ucs_status_t s = ucp_ep_create(worker_, &ep, &eps_[pe]);
-      if (s != UCS_OK)
-        return status::error(format("cannot connect to PE %d: ucp_ep_create: %s", pe, ucs_status_string(s)));
-    }
+    for (int pe = 0; pe < n_pes_; ++pe) ep_ctx_[pe] = {this, pe};
     // Wire-up completes lazily with the first operation. Flushing here would deadlock: a peer that has
     // already connected waits in the bootstrap and does not progress its worker to answer.
-    return {};
+    return connect_stream(*streams_[0]);
   }
 
   result<int> map_region(void* base, size_t length) override {
@@ -164,14 +158,15 @@ class ucx_transport final : public transport {
     local_region& r = regions_[id];
     r.peers.assign(static_cast<size_t>(n_pes_), remote_region{});
     for (int pe = 0; pe < n_pes_; ++pe) {
+      r.peers[pe].base = bases[pe];
+      r.peers[pe].packed_key = keys[pe];
+    }
+    RDSM_TRY(unpack_keys(*streams_[0], id));
+    for (int pe = 0; pe < n_pes_; ++pe) {
       remote_region& p = r.peers[pe];
-      p.base = bases[pe];
-      ucs_status_t s = ucp_ep_rkey_unpack(eps_[pe], keys[pe].data(), &p.rkey);
-      if (s != UCS_OK)
-        return status::error(format("cannot use PE %d's memory key: %s", pe, ucs_status_string(s)));
       if (pe == my_pe_) {
         p.mapped = r.base;
-      } else if (ucp_rkey_ptr(p.rkey, p.base, &p.mapped) != UCS_OK) {
+      } else if (ucp_rkey_ptr(streams_[0]->rkeys[id][pe], p.base, &p.mapped) != UCS_OK) {
         p.mapped = nullptr;
       }
     }
@@ -181,20 +176,49 @@ class ucx_transport final : public transport {
   void* mapped_base(int id, int pe) const override { return regions_[id].peers[pe].mapped; }
   uint64_t remote_base(int id, int pe) const override { return regions_[id].peers[pe].base; }
 
-  status put(int id, int pe, uint64_t raddr, const void* src, size_t n, bool nbi) override {
-    ucp_request_param_t p{};
-    ucs_status_ptr_t req = ucp_put_nbx(eps_[pe], src, n, raddr, regions_[id].peers[pe].rkey, &p);
-    return finish(req, nbi, "put", pe);
+  result<int> create_stream(bool exclusive) override {
+    std::lock_guard<std::mutex> lock(streams_mutex_);
+    int slot = 1;
+    while (slot < max_streams && streams_[slot] != nullptr && streams_[slot]->in_use) ++slot;
+    if (slot == max_streams)
+      return status::error(format("all %d contexts are in use; destroy contexts that are done", max_streams - 1));
+    if (streams_[slot] == nullptr) streams_[slot] = std::make_unique<stream>();
+    stream& st = *streams_[slot];
+    RDSM_TRY(create_worker(st, exclusive ? UCS_THREAD_MODE_SERIALIZED : UCS_THREAD_MODE_MULTI));
+    RDSM_TRY(connect_stream(st));
+    for (size_t id = 0; id < regions_.size(); ++id) RDSM_TRY(unpack_keys(st, static_cast<int>(id)));
+    st.in_use = true;
+    return slot;
   }
 
-  status get(int id, int pe, uint64_t raddr, void* dst, size_t n, bool nbi) override {
-    ucp_request_param_t p{};
-    ucs_status_ptr_t req = ucp_get_nbx(eps_[pe], dst, n, raddr, regions_[id].peers[pe].rkey, &p);
-    return finish(req, nbi, "get", pe);
+  void destroy_stream(int id) override {
+    if (id <= 0) return;
+    stream& st = *streams_[id];
+    (void)quiet(id);
+    release_stream(st);
+    std::lock_guard<std::mutex> lock(streams_mutex_);
+    st.in_use = false;
   }
 
-  status atomic(int id, int pe, uint64_t raddr, amo_op op, unsigned width, uint64_t value, uint64_t compare,
+  status put(int sid, int id, int pe, uint64_t raddr, const void* src, size_t n, bool nbi) override {
+    stream& st = *streams_[sid];
+    st.pending.store(true, std::memory_order_relaxed);
+    ucp_request_param_t p{};
+    ucs_status_ptr_t req = ucp_put_nbx(st.eps[pe], src, n, raddr, st.rkeys[id][pe], &p);
+    return finish(st, req, nbi, "put", pe);
+  }
+
+  status get(int sid, int id, int pe, uint64_t raddr, void* dst, size_t n, bool nbi) override {
+    stream& st = *streams_[sid];
+    if (nbi) st.pending.store(true, std::memory_order_relaxed);
+    ucp_request_param_t p{};
+    ucs_status_ptr_t req = ucp_get_nbx(st.eps[pe], dst, n, raddr, st.rkeys[id][pe], &p);
+    return finish(st, req, nbi, "get", pe);
+  }
+
+  status atomic(int sid, int id, int pe, uint64_t raddr, amo_op op, unsigned width, uint64_t value, uint64_t compare,
                 void* result, bool nbi) override {
+    stream& st = *streams_[sid];
     ucp_request_param_t p{};
     p.op_attr_mask = UCP_OP_ATTR_FIELD_DATATYPE;
     p.datatype = ucp_dt_make_contig(width);
@@ -214,22 +238,26 @@ class ucx_transport final : public transport {
       // A set discards the old value into a scratch word that must outlive the request.
       if (result == nullptr) nbi = false;
     }
-    ucs_status_ptr_t req =
-        ucp_atomic_op_nbx(eps_[pe], ucp_opcode(op), operand, 1, raddr, regions_[id].peers[pe].rkey, &p);
-    return finish(req, nbi, "atomic", pe);
+    if (nbi || !fetching(op)) st.pending.store(true, std::memory_order_relaxed);
+    ucs_status_ptr_t req = ucp_atomic_op_nbx(st.eps[pe], ucp_opcode(op), operand, 1, raddr, st.rkeys[id][pe], &p);
+    return finish(st, req, nbi, "atomic", pe);
   }
 
-  void fence() override { ucp_worker_fence(worker_); }
+  bool pending(int sid) const override { return streams_[sid]->pending.load(std::memory_order_relaxed); }
 
-  status quiet() override {
+  void fence(int sid) override { ucp_worker_fence(streams_[sid]->worker); }
+
+  status quiet(int sid) override {
+    stream& st = *streams_[sid];
+    st.pending.store(false, std::memory_order_relaxed);
     ucp_request_param_t p{};
-    ucs_status_ptr_t req = ucp_worker_flush_nbx(worker_, &p);
-    return finish(req, false, "quiet", -1);
+    ucs_status_ptr_t req = ucp_worker_flush_nbx(st.worker, &p);
+    return finish(st, req, false, "quiet", -1);
   }
 
-  bool progress() override { return ucp_worker_progress(worker_) != 0; }
+  bool progress() override { return ucp_worker_progress(streams_[0]->worker) != 0; }
   int event_fd() const override { return efd_; }
-  bool arm() override { return ucp_worker_arm(worker_) != UCS_ERR_BUSY; }
+  bool arm() override { return ucp_worker_arm(streams_[0]->worker) != UCS_ERR_BUSY; }
 
   std::string describe() const override {
     unsigned major = 0, minor = 0, release = 0;
@@ -249,7 +277,7 @@ class ucx_transport final : public transport {
     size_t len = 0;
     FILE* f = open_memstream(&text, &len);
     if (f == nullptr) return "?";
-    ucp_ep_print_info(eps_[pe], f);
+    ucp_ep_print_info(streams_[0]->eps[pe], f);
     std::fclose(f);
     std::string lanes, line;
     bool native_amo = false;
@@ -278,6 +306,47 @@ class ucx_transport final : public transport {
   void begin_shutdown() override { shutting_down_ = true; }
 
  private:
+  status create_worker(stream& st, ucs_thread_mode_t mode) {
+    ucp_worker_params_t wp{};
+    wp.field_mask = UCP_WORKER_PARAM_FIELD_THREAD_MODE;
+    wp.thread_mode = mode;
+    ucs_status_t s = ucp_worker_create(context_, &wp, &st.worker);
+    if (s != UCS_OK) return status::error("UCX worker could not be created: " + ucs_text(s));
+    return {};
+  }
+
+  // Endpoints from the stream's worker to every PE's main worker.
+  status connect_stream(stream& st) {
+    st.eps.assign(static_cast<size_t>(n_pes_), nullptr);
+    for (int pe = 0; pe < n_pes_; ++pe) {
+      ucp_ep_params_t ep{};
+      ep.field_mask = UCP_EP_PARAM_FIELD_REMOTE_ADDRESS | UCP_EP_PARAM_FIELD_ERR_HANDLING_MODE;
+      ep.address = reinterpret_cast<const ucp_address_t*>(addresses_[pe].data());
+      // Peers get failure detection; the endpoint to this PE itself uses the self transport, which has
+      // no peer failure handling (and nothing to detect).
+      ep.err_mode = pe == my_pe_ ? UCP_ERR_HANDLING_MODE_NONE : UCP_ERR_HANDLING_MODE_PEER;
+      if (pe != my_pe_) {
+        ep.field_mask |= UCP_EP_PARAM_FIELD_ERR_HANDLER;
+        ep.err_handler.cb = &ucx_transport::on_ep_error;
+        ep.err_handler.arg = &ep_ctx_[pe];
+      }
+      ucs_status_t s = ucp_ep_create(st.worker, &ep, &st.eps[pe]);
+      if (s != UCS_OK)
+        return status::error(format("cannot connect to PE %d: ucp_ep_create: %s", pe, ucs_status_string(s)));
+    }
+    return {};
+  }
+
+  status unpack_keys(stream& st, int id) {
+    if (st.rkeys.size() <= static_cast<size_t>(id)) st.rkeys.resize(static_cast<size_t>(id) + 1);
+    st.rkeys[id].assign(static_cast<size_t>(n_pes_), nullptr);
+    for (int pe = 0; pe < n_pes_; ++pe) {
+      ucs_status_t s = ucp_ep_rkey_unpack(st.eps[pe], regions_[id].peers[pe].packed_key.data(), &st.rkeys[id][pe]);
+      if (s != UCS_OK) return status::error(format("cannot use PE %d's memory key: %s", pe, ucs_status_string(s)));
+    }
+    return {};
+  }
+
   static void on_ep_error(void* arg, ucp_ep_h, ucs_status_t s) {
     auto* ctx = static_cast<ep_context*>(arg);
     if (ctx->owner->shutting_down_) return;
@@ -285,7 +354,7 @@ class ucx_transport final : public transport {
   }
 
   // Waits for a request (blocking) or lets it complete on its own (nbi).
-  status finish(ucs_status_ptr_t req, bool nbi, const char* what, int pe) {
+  status finish(stream& st, ucs_status_ptr_t req, bool nbi, const char* what, int pe) {
     if (req == nullptr) return {};
     if (UCS_PTR_IS_ERR(req))
       return status::error(format("%s to PE %d failed: %s", what, pe, ucs_status_string(UCS_PTR_STATUS(req))));
@@ -296,36 +365,42 @@ class ucx_transport final : public transport {
     unsigned spins = 0;
     ucs_status_t s;
     while ((s = ucp_request_check_status(req)) == UCS_INPROGRESS) {
-      if (ucp_worker_progress(worker_) == 0 && ++spins > 1000) sched_yield();
+      if (ucp_worker_progress(st.worker) == 0 && ++spins > 1000) sched_yield();
     }
     ucp_request_free(req);
     if (s != UCS_OK) return status::error(format("%s to PE %d failed: %s", what, pe, ucs_status_string(s)));
     return {};
   }
 
-  void close() {
-    shutting_down_ = true;
-    for (auto& r : regions_)
-      for (auto& p : r.peers)
-        if (p.rkey != nullptr) ucp_rkey_destroy(p.rkey);
-    for (ucp_ep_h ep : eps_) {
+  void release_stream(stream& st) {
+    for (auto& keys : st.rkeys)
+      for (ucp_rkey_h k : keys)
+        if (k != nullptr) ucp_rkey_destroy(k);
+    st.rkeys.clear();
+    for (ucp_ep_h ep : st.eps) {
       if (ep == nullptr) continue;
       ucp_request_param_t p{};
       p.op_attr_mask = UCP_OP_ATTR_FIELD_FLAGS;
       p.flags = UCP_EP_CLOSE_FLAG_FORCE;
       ucs_status_ptr_t req = ucp_ep_close_nbx(ep, &p);
       if (req != nullptr && !UCS_PTR_IS_ERR(req)) {
-        while (ucp_request_check_status(req) == UCS_INPROGRESS) ucp_worker_progress(worker_);
+        while (ucp_request_check_status(req) == UCS_INPROGRESS) ucp_worker_progress(st.worker);
         ucp_request_free(req);
       }
     }
-    eps_.clear();
+    st.eps.clear();
+    if (st.worker != nullptr) ucp_worker_destroy(st.worker);
+    st.worker = nullptr;
+  }
+
+  void close() {
+    shutting_down_ = true;
+    for (auto& st : streams_)
+      if (st != nullptr) release_stream(*st);
     for (auto& r : regions_)
       if (r.memh != nullptr) ucp_mem_unmap(context_, r.memh);
     regions_.clear();
-    if (worker_ != nullptr) ucp_worker_destroy(worker_);
     if (context_ != nullptr) ucp_cleanup(context_);
-    worker_ = nullptr;
     context_ = nullptr;
   }
 
@@ -333,12 +408,15 @@ class ucx_transport final : public transport {
   int n_pes_;
   peer_failure_fn on_failure_;
   ucp_context_h context_ = nullptr;
-  ucp_worker_h worker_ = nullptr;
   int efd_ = -1;
   std::string address_;
-  std::vector<ucp_ep_h> eps_;
+  std::vector<std::string> addresses_;
   std::vector<ep_context> ep_ctx_;
   std::vector<local_region> regions_;
+  // Streams never move (contexts hold their index; other threads read the table): slot 0 is the main worker.
+  static constexpr int max_streams = 256;
+  std::unique_ptr<stream> streams_[max_streams];
+  std::mutex streams_mutex_;
   volatile bool shutting_down_ = false;
 };
 

@@ -1,0 +1,103 @@
+/* shmem_bench: put/get latency (blocking) and bandwidth/message rate (nbi + quiet) on the heap and on globals. */
+#define _GNU_SOURCE
+#include "bench.h"
+
+#include <shmem.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Global variables are symmetric without allocation; rdsm maps them between PEs of one host. */
+static _Alignas(64) char g_dst[BENCH_GLOBAL_MAX];
+static _Alignas(64) char g_src[BENCH_GLOBAL_MAX];
+static char *h_dst, *h_src;
+
+struct rma_ctx {
+  char *local;        /* put: source; get: destination */
+  char *remote;       /* put: destination; get: source (symmetric, on PE `pe`) */
+  size_t size;
+  int window;
+  int pe;
+};
+
+static void do_put_lat(void *p, long k) {
+  struct rma_ctx *c = p;
+  for (long i = 0; i < k; i++) {
+    shmem_putmem(c->remote, c->local, c->size, c->pe);
+    shmem_quiet();
+  }
+}
+
+static void do_get_lat(void *p, long k) {
+  struct rma_ctx *c = p;
+  for (long i = 0; i < k; i++) shmem_getmem(c->local, c->remote, c->size, c->pe);
+}
+
+static void do_put_bw(void *p, long k) {
+  struct rma_ctx *c = p;
+  for (long i = 0; i < k; i++) {
+    for (int w = 0; w < c->window; w++) shmem_putmem_nbi(c->remote, c->local, c->size, c->pe);
+    shmem_quiet();
+  }
+}
+
+static void do_get_bw(void *p, long k) {
+  struct rma_ctx *c = p;
+  for (long i = 0; i < k; i++) {
+    for (int w = 0; w < c->window; w++) shmem_getmem_nbi(c->local, c->remote, c->size, c->pe);
+    shmem_quiet();
+  }
+}
+
+void bench_rma_init(void) {
+  h_dst = shmem_malloc(BENCH_MAX_SIZE);
+  h_src = shmem_malloc(BENCH_MAX_SIZE);
+  if (!h_dst || !h_src) {
+    fprintf(stderr, "shmem_bench: shmem_malloc of %zu bytes failed (raise SHMEM_SYMMETRIC_SIZE)\n",
+            BENCH_MAX_SIZE);
+    shmem_global_exit(1);
+  }
+  memset(h_dst, 1, BENCH_MAX_SIZE);
+  memset(h_src, 2, BENCH_MAX_SIZE);
+  memset(g_dst, 1, sizeof g_dst);
+  memset(g_src, 2, sizeof g_src);
+  shmem_barrier_all();
+}
+
+static double memcpy_limit(size_t size) {
+  int lg = 0;
+  while (((size_t)1 << lg) < size) lg++;
+  return g_lim.memcpy_mbs[lg];
+}
+
+static void sweep(const char *which, const char *mem, char *local, char *remote, size_t max, double *ns) {
+  int lat = strstr(which, "_lat") != NULL, put = which[0] == 'p';
+  bench_fn fn = lat ? (put ? do_put_lat : do_get_lat) : (put ? do_put_bw : do_get_bw);
+  size_t sizes[32];
+  int nsizes = bench_sizes(max, sizes);
+  for (int i = 0; i < nsizes; i++) {
+    size_t s = sizes[i];
+    size_t w = ((size_t)16 << 20) / s; /* window: 64, fewer above 256 KiB so a sample stays short */
+    struct rma_ctx c = {local, remote, s, (int)(w > BENCH_MAX_WINDOW ? BENCH_MAX_WINDOW : w < 4 ? 4 : w), 1};
+    bench_progress(which, mem, s);
+    int n = bench_sample(fn, &c, ns);
+    if (lat) {
+      bench_report(which, mem, s, ns, n, "ns", 1, g_lim.clx_ns);
+    } else {
+      bench_report(which, mem, s, ns, n, "MB/s", (double)s * c.window, memcpy_limit(s));
+      char rate[32];
+      snprintf(rate, sizeof rate, "%s_rate", put ? "put" : "get");
+      if (s <= BENCH_GLOBAL_MAX) bench_report(rate, mem, s, ns, n, "Mops/s", c.window, 0);
+    }
+  }
+}
+
+void bench_rma(int me, const char *which) {
+  if (me == 0) {
+    double *ns = malloc(sizeof(double) * (size_t)g_opt.max_samples);
+    /* put writes the peer's *_dst from the local *_src; get reads the peer's *_dst into the local *_src */
+    sweep(which, "heap", h_src, h_dst, g_opt.max_size, ns);
+    sweep(which, "global", g_src, g_dst, BENCH_GLOBAL_MAX, ns);
+    free(ns);
+  }
+  shmem_barrier_all();
+}

@@ -1,0 +1,2 @@
+/* Deprecated location of the OpenSHMEM header, still part of OpenSHMEM 1.5. */
+#include <shmem.h>

@@ -1,0 +1,15 @@
+# Compiles one case of compile_fail.cpp: CASE "ok" must compile; any other must fail matching REGEX.
+execute_process(COMMAND ${CXX} -std=c++20 -fsyntax-only -Wall -Wextra -I${INCLUDE} -DRDSM_CASE_${CASE} ${SOURCE}
+                RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+if(CASE STREQUAL "ok")
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "the valid calls of compile_fail.cpp do not compile:\n${err}")
+  endif()
+  message(STATUS "ok: compiles")
+elseif(rc EQUAL 0)
+  message(FATAL_ERROR "case ${CASE} compiled, but the API must reject it")
+elseif(NOT err MATCHES "${REGEX}")
+  message(FATAL_ERROR "case ${CASE} failed to compile, but not because of ${REGEX}:\n${err}")
+else()
+  message(STATUS "${CASE}: rejected by ${REGEX}")
+endif()

@@ -1,0 +1,36 @@
+// Compile-fail cases for the C++ API's concepts (see CMakeLists.txt): each RDSM_CASE_* must not compile.
+#include <rdsm/rdsm.hpp>
+
+#include <span>
+#include <string>
+
+void cases(rdsm::global_ptr<std::string> gs, rdsm::global_ptr<double> gd, rdsm::global_ptr<long> gl,
+           rdsm::global_ptr<const long> gcl, const rdsm::team& t, std::span<double> d, std::span<std::string> ds) {
+  (void)gs, (void)gd, (void)gl, (void)gcl, (void)t, (void)d, (void)ds;
+#if defined(RDSM_CASE_ok)
+  // The same calls on types the API accepts compile.
+  rdsm::put(1L, gl);
+  long v = rdsm::get(gcl);
+  (void)v;
+  rdsm::symmetric<long> s;
+  rdsm::broadcast(t, d, std::span<const double>(d), 0);
+  (void)rdsm::fetch_add(gl, 1L);
+  rdsm::reduce(t, d, std::span<const double>(d), rdsm::op::max{});
+#elif defined(RDSM_CASE_put_string)
+  rdsm::put(std::string("not trivially copyable"), gs);
+#elif defined(RDSM_CASE_get_string)
+  std::string s = rdsm::get(gs);
+#elif defined(RDSM_CASE_symmetric_string)
+  rdsm::symmetric<std::string> s;
+#elif defined(RDSM_CASE_broadcast_string)
+  rdsm::broadcast(t, ds, std::span<const std::string>(ds), 0);
+#elif defined(RDSM_CASE_fetch_add_double)
+  (void)rdsm::fetch_add(gd, 1.0);
+#elif defined(RDSM_CASE_bitwise_reduce_double)
+  rdsm::reduce(t, d, std::span<const double>(d), rdsm::op::bit_xor{});
+#elif defined(RDSM_CASE_put_to_const)
+  rdsm::put(1L, gcl);
+#else
+#error "no RDSM_CASE_ given"
+#endif
+}

@@ -1,0 +1,34 @@
+// Data-path misuse of the C++ API: each mode must end the job with one line naming the rdsm:: call.
+#include <rdsm/rdsm.hpp>
+
+#include <cstdio>
+#include <cstring>
+
+int main(int argc, char** argv) {
+  const char* mode = argc > 1 ? argv[1] : "";
+  rdsm::runtime rt;
+  {
+    rdsm::symmetric_array<int> small(3), big(5);
+    rdsm::symmetric<std::uint64_t> sig(std::uint64_t{0});
+    auto world = rdsm::team::world();
+    if (std::strcmp(mode, "reduce_small_dest") == 0) {
+      rdsm::reduce(world, small.span(), std::span<const int>(big.span()), rdsm::op::sum{});
+    } else if (std::strcmp(mode, "fcollect_small_dest") == 0) {
+      rdsm::fcollect(world, big.span(), std::span<const int>(small.span()));
+    } else if (std::strcmp(mode, "alltoall_not_multiple") == 0) {
+      rdsm::alltoall(world, big.span(), std::span<const int>(big.span()).first(static_cast<std::size_t>(rt.size()) + 1));
+    } else if (std::strcmp(mode, "signal_other_pe") == 0) {
+      int v = 1;
+      rdsm::put_signal(std::span<const int>(&v, 1), small.global(0), sig.global(rt.size() - 1), 1,
+                       rdsm::signal_op::set);
+    } else if (std::strcmp(mode, "invalid_team") == 0) {
+      rdsm::broadcast(rdsm::team(), big.span(), std::span<const int>(small.span()), 0);
+    } else {
+      std::fprintf(stderr, "cxx_misuse: unknown mode '%s'\n", mode);
+      return 2;
+    }
+    rdsm::barrier();
+  }
+  std::printf("cxx_misuse: %s did not end the job\n", mode);
+  return 0;
+}
