@@ -85,10 +85,28 @@ group active_set(const char* fn, int pe_start, int log_stride, int pe_size, long
 }
 
 void group_sync(const char* fn, group& g) {
-  // Dissemination: round k raises the counter of member me+2^k and consumes one arrival from me-2^k.
+  // Dissemination: round k signals member me+2^k and waits for member me-2^k.
+  if (g.epoch == nullptr) {  // active set: counters, consumed by their owner
+    for (int k = 0, dist = 1; dist < g.size && k < max_rounds; ++k, dist <<= 1) {
+      raise(fn, g, (g.me + dist) % g.size, k, 1);
+      consume(fn, g, k, 1);
+    }
+    return;
+  }
+  // Team: round words hold the latest barrier's epoch. A member can be at most one barrier ahead and
+  // epochs only grow, so a plain (release) store is the whole signal.
+  const long epoch = static_cast<long>(++*g.epoch);
   for (int k = 0, dist = 1; dist < g.size && k < max_rounds; ++k, dist <<= 1) {
-    raise(fn, g, (g.me + dist) % g.size, k, 1);
-    consume(fn, g, k, 1);
+    const int to = g.pe((g.me + dist) % g.size);
+    long* w = word_at(g, k);
+    if (void* p = pointer_to(w, to))
+      __atomic_store_n(static_cast<long*>(p), epoch, __ATOMIC_RELEASE);
+    else  // a blocking put returns once its 8 bytes are sent: no round trip, unlike an atomic swap
+      put(fn, w, &epoch, sizeof epoch, to, false, runtime::get().internal_stream());
+    if (load_acquire(w) < epoch) {
+      backoff b;
+      while (load_acquire(w) < epoch) b.pause();
+    }
   }
 }
 

@@ -20,6 +20,9 @@ struct group {
   int me = -1;                // my index in the group, -1 if not a member
   long* sync = nullptr;       // symmetric words, group_sync_longs of them, zero when idle
   uint64_t* sequence = nullptr;  // collectives done on this group so far (same on every member)
+  /// Barriers done on this group, for teams: their sync stores this epoch (words only grow, a plain
+  /// store suffices). nullptr for active sets, whose pSync words must return to zero: they count instead.
+  uint64_t* epoch = nullptr;
 
   int pe(int index) const { return start + index * stride; }
   /// Index of world PE `world`, or -1.

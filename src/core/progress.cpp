@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <algorithm>
 #include <cstring>
 
 #include "common/cpu.hpp"
@@ -49,21 +50,33 @@ void progress_engine::run() {
   }
 }
 
-backoff::backoff() {
-  drive_progress_ = !runtime::get().progress().running();
+namespace {
+uint64_t now_ns() {
+  timespec ts{};
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return static_cast<uint64_t>(ts.tv_sec) * 1000000000u + static_cast<uint64_t>(ts.tv_nsec);
 }
+}  // namespace
+
+backoff::backoff() : drive_progress_(runtime::get().uses_transport()) {}
 
 void backoff::pause() {
-  ++spins_;
-  if (drive_progress_ || (spins_ & 63) == 0) runtime::get().net().progress();
-  if (spins_ < 256) {
+  if (drive_progress_) runtime::get().net().progress();
+  // The clock is read every 64 rounds only: spinning stays a handful of instructions per round.
+  if ((++spins_ & 63) != 0) {
     cpu_relax();
-  } else if (spins_ < 4096) {
-    sched_yield();
+    return;
+  }
+  const uint64_t t = now_ns();
+  if (start_ns_ == 0) start_ns_ = t;
+  const uint64_t waited = t - start_ns_;
+  if (waited < 20000) {
+    cpu_relax();
+  } else if (waited < 1000000) {
+    sched_yield();  // PEs sharing a core get it
   } else {
-    // Long waits sleep so PEs sharing a core run; the step grows to 100 us.
-    unsigned step = (spins_ - 4096) / 64 + 1;
-    timespec ts{0, static_cast<long>((step < 100 ? step : 100) * 1000)};
+    const long step_ns = static_cast<long>(std::min<uint64_t>(100000, (waited - 1000000) / 10 + 1000));
+    timespec ts{0, step_ns};
     nanosleep(&ts, nullptr);
   }
 }

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <atomic>
+#include <cstdint>
 #include <thread>
 
 #include "transport/transport.hpp"
@@ -29,16 +30,17 @@ class progress_engine {
   std::atomic<bool> stop_{false};
 };
 
-/// Back-off for waiting loops: spins briefly, then yields the CPU, then sleeps in growing steps up to
-/// ~100 us, and drives transport progress when no progress thread does.
+/// Back-off for waiting loops: spins for ~20 us, then yields the CPU until ~1 ms, then sleeps in
+/// growing steps up to 100 us. While some peer is reached through UCX it drives transport progress on
+/// every round, so a waiting PE serves emulated operations at once instead of waking its progress thread.
 class backoff {
  public:
   backoff();
   void pause();
-  void reset() { spins_ = 0; }
 
  private:
   unsigned spins_ = 0;
+  uint64_t start_ns_ = 0;
   bool drive_progress_;
 };
 

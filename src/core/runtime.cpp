@@ -104,6 +104,10 @@ status runtime::start(int requested_thread_level) {
   bool emulated = false;
   for (int r = 0; r < n_regions; ++r)
     for (int pe = 0; pe < n_pes_; ++pe) emulated = emulated || mapped_[r][pe] == nullptr;
+  uses_transport_ = emulated;
+  if (emulated) {
+    RDSM_ASSIGN_OR_RETURN(internal_stream_, net_->create_stream(false));
+  }
   bool want_thread = cfg_.progress_thread == "on" || (cfg_.progress_thread == "auto" && emulated);
   if (want_thread) RDSM_TRY(progress_->start());
   teams_create();

@@ -44,6 +44,11 @@ class runtime {
   bootstrap& boot() { return *boot_; }
   symmetric_heap& heap() { return *heap_; }
   progress_engine& progress() { return *progress_; }
+  /// True when some peer's region is reached through UCX, whose emulated operations need this PE's CPU.
+  bool uses_transport() const { return uses_transport_; }
+  /// Transport stream for the runtime's own synchronization signals (barrier epochs): separate from the
+  /// default context, so a user's shmem_quiet does not wait for them.
+  int internal_stream() const { return internal_stream_; }
 
   /// Region and offset of `addr`, or region -1 when the address is not symmetric.
   sym_addr resolve(const void* addr) const {
@@ -88,6 +93,8 @@ class runtime {
   data_segment data_;
   int data_fd_ = -1;               // memory file holding the globals when shared (kept open for peers)
   std::vector<void*> peer_data_;   // peers' globals mapped here
+  bool uses_transport_ = false;
+  int internal_stream_ = 0;
   uintptr_t base_[n_regions] = {};
   size_t length_[n_regions] = {};
   std::vector<void*> mapped_[n_regions];

@@ -52,6 +52,7 @@ team* make_team(int slot, int start, int stride, int size, int num_contexts) {
   t->g.me = t->g.index_of(runtime::get().my_pe());
   t->g.sync = slot_words(slot);
   t->g.sequence = &t->sequence;
+  t->g.epoch = &t->epoch;
   t->slot = slot;
   t->num_contexts = num_contexts;
   g_free_slots &= ~(uint64_t{1} << slot);
@@ -66,7 +67,7 @@ void teams_create() {
   runtime& rt = runtime::get();
   g_free_slots = ~uint64_t{0};
   g_world = team();
-  g_world.g = group{0, 1, rt.n_pes(), rt.my_pe(), slot_words(0), &g_world.sequence};
+  g_world.g = group{0, 1, rt.n_pes(), rt.my_pe(), slot_words(0), &g_world.sequence, &g_world.epoch};
   g_world.slot = 0;
   // The shared team: the PEs whose heap this PE can load and store, when they form a strided set that
   // contains this PE (always so on one host); otherwise just this PE.
@@ -83,9 +84,9 @@ void teams_create() {
     strided = rt.mapped(sym_addr{heap_region, 0}, first + i * stride) != nullptr;
   g_shared = team();
   if (strided && count > 0)
-    g_shared.g = group{first, stride, count, 0, slot_words(1), &g_shared.sequence};
+    g_shared.g = group{first, stride, count, 0, slot_words(1), &g_shared.sequence, &g_shared.epoch};
   else
-    g_shared.g = group{rt.my_pe(), 1, 1, 0, slot_words(1), &g_shared.sequence};
+    g_shared.g = group{rt.my_pe(), 1, 1, 0, slot_words(1), &g_shared.sequence, &g_shared.epoch};
   g_shared.g.me = g_shared.g.index_of(rt.my_pe());
   g_shared.slot = 1;
   g_free_slots &= ~uint64_t{3};
@@ -157,6 +158,8 @@ bool team_split_2d(const char* fn, team* parent, int xrange, int x_contexts, tea
 void team_destroy(team* t) {
   if (t == nullptr || t == &g_world || t == &g_shared) return;
   group_sync("shmem_team_destroy", t->g);  // no member may still signal this slot's words
+  // Barrier words hold epochs; the next team in this slot counts from zero again.
+  std::memset(t->g.sync, 0, group_sync_longs * sizeof(long));
   g_free_slots |= uint64_t{1} << t->slot;
   delete t;
 }

@@ -13,6 +13,7 @@ constexpr int team_slots = 64;
 struct team {
   group g;
   uint64_t sequence = 0;  // g.sequence points here
+  uint64_t epoch = 0;     // g.epoch points here
   int slot = -1;
   int num_contexts = 0;  // from shmem_team_config_t
 };

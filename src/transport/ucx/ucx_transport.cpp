@@ -8,6 +8,10 @@
 #include <atomic>
 #include <memory>
 #include <mutex>
+#include <shared_mutex>
+
+#include <sys/epoll.h>
+#include <unistd.h>
 
 #include "common/log.hpp"
 #include "transport/transport.hpp"
@@ -100,9 +104,9 @@ class ucx_transport final : public transport {
     if (s != UCS_OK) return status::error("UCX worker address unavailable: " + ucs_text(s));
     address_.assign(reinterpret_cast<const char*>(addr), len);
     ucp_worker_release_address(streams_[0]->worker, addr);
-    s = ucp_worker_get_efd(streams_[0]->worker, &efd_);
-    if (s != UCS_OK) return status::error("UCX worker has no event descriptor: " + ucs_text(s));
-    return {};
+    epfd_ = epoll_create1(EPOLL_CLOEXEC);
+    if (epfd_ < 0) return status::error(format("epoll_create1: %s", std::strerror(errno)));
+    return watch(*streams_[0]);
   }
 
   std::string worker_address() const override { return address_; }
@@ -177,16 +181,20 @@ class ucx_transport final : public transport {
   uint64_t remote_base(int id, int pe) const override { return regions_[id].peers[pe].base; }
 
   result<int> create_stream(bool exclusive) override {
-    std::lock_guard<std::mutex> lock(streams_mutex_);
+    std::unique_lock<std::shared_mutex> lock(streams_mutex_);
     int slot = 1;
     while (slot < max_streams && streams_[slot] != nullptr && streams_[slot]->in_use) ++slot;
     if (slot == max_streams)
       return status::error(format("all %d contexts are in use; destroy contexts that are done", max_streams - 1));
     if (streams_[slot] == nullptr) streams_[slot] = std::make_unique<stream>();
     stream& st = *streams_[slot];
-    RDSM_TRY(create_worker(st, exclusive ? UCS_THREAD_MODE_SERIALIZED : UCS_THREAD_MODE_MULTI));
+    // Every worker is progressed by whichever thread waits (and by the progress thread): peers' workers
+    // wait for this one's wire-up replies. So even a private context's worker is multi-threaded.
+    (void)exclusive;
+    RDSM_TRY(create_worker(st, UCS_THREAD_MODE_MULTI));
     RDSM_TRY(connect_stream(st));
     for (size_t id = 0; id < regions_.size(); ++id) RDSM_TRY(unpack_keys(st, static_cast<int>(id)));
+    RDSM_TRY(watch(st));
     st.in_use = true;
     return slot;
   }
@@ -195,9 +203,11 @@ class ucx_transport final : public transport {
     if (id <= 0) return;
     stream& st = *streams_[id];
     (void)quiet(id);
-    release_stream(st);
-    std::lock_guard<std::mutex> lock(streams_mutex_);
+    std::unique_lock<std::shared_mutex> lock(streams_mutex_);
     st.in_use = false;
+    int efd = -1;
+    if (ucp_worker_get_efd(st.worker, &efd) == UCS_OK) epoll_ctl(epfd_, EPOLL_CTL_DEL, efd, nullptr);
+    release_stream(st);
   }
 
   status put(int sid, int id, int pe, uint64_t raddr, const void* src, size_t n, bool nbi) override {
@@ -255,9 +265,17 @@ class ucx_transport final : public transport {
     return finish(st, req, false, "quiet", -1);
   }
 
-  bool progress() override { return ucp_worker_progress(streams_[0]->worker) != 0; }
-  int event_fd() const override { return efd_; }
-  bool arm() override { return ucp_worker_arm(streams_[0]->worker) != UCS_ERR_BUSY; }
+  bool progress() override {
+    std::shared_lock<std::shared_mutex> lock(streams_mutex_);
+    return progress_all();
+  }
+  int event_fd() const override { return epfd_; }
+  bool arm() override {
+    std::shared_lock<std::shared_mutex> lock(streams_mutex_);
+    for (auto& st : streams_)
+      if (st != nullptr && st->in_use && ucp_worker_arm(st->worker) == UCS_ERR_BUSY) return false;
+    return true;
+  }
 
   std::string describe() const override {
     unsigned major = 0, minor = 0, release = 0;
@@ -306,6 +324,27 @@ class ucx_transport final : public transport {
   void begin_shutdown() override { shutting_down_ = true; }
 
  private:
+  // Progresses every worker; the caller holds streams_mutex_ (shared).
+  bool progress_all() {
+    bool any = false;
+    for (auto& st : streams_)
+      if (st != nullptr && st->in_use) any = ucp_worker_progress(st->worker) != 0 || any;
+    return any;
+  }
+
+  // Adds the worker's wake-up descriptor to the set the progress thread sleeps on.
+  status watch(stream& st) {
+    int efd = -1;
+    ucs_status_t s = ucp_worker_get_efd(st.worker, &efd);
+    if (s != UCS_OK) return status::error("UCX worker has no event descriptor: " + ucs_text(s));
+    epoll_event ev{};
+    ev.events = EPOLLIN;
+    ev.data.fd = efd;
+    if (epoll_ctl(epfd_, EPOLL_CTL_ADD, efd, &ev) != 0)
+      return status::error(format("epoll_ctl: %s", std::strerror(errno)));
+    return {};
+  }
+
   status create_worker(stream& st, ucs_thread_mode_t mode) {
     ucp_worker_params_t wp{};
     wp.field_mask = UCP_WORKER_PARAM_FIELD_THREAD_MODE;
@@ -365,7 +404,13 @@ class ucx_transport final : public transport {
     unsigned spins = 0;
     ucs_status_t s;
     while ((s = ucp_request_check_status(req)) == UCS_INPROGRESS) {
-      if (ucp_worker_progress(st.worker) == 0 && ++spins > 1000) sched_yield();
+      bool moved = ucp_worker_progress(st.worker) != 0;
+      if (!moved) {
+        // Peers may be waiting for one of this PE's other workers (wire-up replies): serve them too.
+        std::shared_lock<std::shared_mutex> lock(streams_mutex_, std::try_to_lock);
+        if (lock.owns_lock()) moved = progress_all();
+      }
+      if (!moved && ++spins > 1000) sched_yield();
     }
     ucp_request_free(req);
     if (s != UCS_OK) return status::error(format("%s to PE %d failed: %s", what, pe, ucs_status_string(s)));
@@ -402,13 +447,15 @@ class ucx_transport final : public transport {
     regions_.clear();
     if (context_ != nullptr) ucp_cleanup(context_);
     context_ = nullptr;
+    if (epfd_ >= 0) ::close(epfd_);
+    epfd_ = -1;
   }
 
   int my_pe_;
   int n_pes_;
   peer_failure_fn on_failure_;
   ucp_context_h context_ = nullptr;
-  int efd_ = -1;
+  int epfd_ = -1;  // epoll set of every worker's wake-up descriptor
   std::string address_;
   std::vector<std::string> addresses_;
   std::vector<ep_context> ep_ctx_;
@@ -416,7 +463,7 @@ class ucx_transport final : public transport {
   // Streams never move (contexts hold their index; other threads read the table): slot 0 is the main worker.
   static constexpr int max_streams = 256;
   std::unique_ptr<stream> streams_[max_streams];
-  std::mutex streams_mutex_;
+  std::shared_mutex streams_mutex_;  // guards stream creation/destruction against progress
   volatile bool shutting_down_ = false;
 };
 
