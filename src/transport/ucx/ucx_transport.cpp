@@ -186,28 +186,30 @@ class ucx_transport final : public transport {
     while (slot < max_streams && streams_[slot] != nullptr && streams_[slot]->in_use) ++slot;
     if (slot == max_streams)
       return status::error(format("all %d contexts are in use; destroy contexts that are done", max_streams - 1));
-    if (streams_[slot] == nullptr) streams_[slot] = std::make_unique<stream>();
-    stream& st = *streams_[slot];
-    // Every worker is progressed by whichever thread waits (and by the progress thread): peers' workers
-    // wait for this one's wire-up replies. So even a private context's worker is multi-threaded.
-    (void)exclusive;
-    RDSM_TRY(create_worker(st, UCS_THREAD_MODE_MULTI));
-    RDSM_TRY(connect_stream(st));
-    for (size_t id = 0; id < regions_.size(); ++id) RDSM_TRY(unpack_keys(st, static_cast<int>(id)));
-    RDSM_TRY(watch(st));
-    st.in_use = true;
+    if (streams_[slot] == nullptr) {
+      // Every worker is progressed by whichever thread waits (and by the progress thread): peers' workers
+      // wait for this one's wire-up replies. So even a private context's worker is multi-threaded.
+      (void)exclusive;
+      auto st = std::make_unique<stream>();
+      RDSM_TRY(create_worker(*st, UCS_THREAD_MODE_MULTI));
+      RDSM_TRY(connect_stream(*st));
+      for (size_t id = 0; id < regions_.size(); ++id) RDSM_TRY(unpack_keys(*st, static_cast<int>(id)));
+      RDSM_TRY(watch(*st));
+      streams_[slot] = std::move(st);
+    }
+    streams_[slot]->in_use = true;
     return slot;
   }
 
   void destroy_stream(int id) override {
     if (id <= 0) return;
-    stream& st = *streams_[id];
-    (void)quiet(id);
+    // Flush only what was issued: an unused stream's flush would wait for wire-up replies from peers
+    // that never progress UCX (every peer mapped for load/store, no progress thread).
+    if (pending(id)) (void)quiet(id);
+    // The worker stays alive (and progressed) for the next context: peers hold connections to it, and
+    // tearing a worker down under them mid-job makes UCX 1.13 fail on their side.
     std::unique_lock<std::shared_mutex> lock(streams_mutex_);
-    st.in_use = false;
-    int efd = -1;
-    if (ucp_worker_get_efd(st.worker, &efd) == UCS_OK) epoll_ctl(epfd_, EPOLL_CTL_DEL, efd, nullptr);
-    release_stream(st);
+    streams_[id]->in_use = false;
   }
 
   status put(int sid, int id, int pe, uint64_t raddr, const void* src, size_t n, bool nbi) override {
@@ -273,7 +275,7 @@ class ucx_transport final : public transport {
   bool arm() override {
     std::shared_lock<std::shared_mutex> lock(streams_mutex_);
     for (auto& st : streams_)
-      if (st != nullptr && st->in_use && ucp_worker_arm(st->worker) == UCS_ERR_BUSY) return false;
+      if (st != nullptr && ucp_worker_arm(st->worker) == UCS_ERR_BUSY) return false;
     return true;
   }
 
@@ -328,7 +330,7 @@ class ucx_transport final : public transport {
   bool progress_all() {
     bool any = false;
     for (auto& st : streams_)
-      if (st != nullptr && st->in_use) any = ucp_worker_progress(st->worker) != 0 || any;
+      if (st != nullptr) any = ucp_worker_progress(st->worker) != 0 || any;
     return any;
   }
 
