@@ -9,7 +9,6 @@
 
 #include <algorithm>
 #include <cstring>
-#include <unordered_map>
 #include <vector>
 
 #include "common/log.hpp"
@@ -45,9 +44,18 @@ void consume(const char* fn, group& g, int w, long count) {
   atomic(fn, amo_op::add, p, 8, static_cast<uint64_t>(-count), 0, g.pe(g.me));
 }
 
-int parity(group& g) { return static_cast<int>((*g.sequence)++ & 1); }
+// Teams alternate two parities (a member is at most one collective ahead). Active sets have no
+// sequence shared by their members (one pSync may serve several active sets, each PE seeing a different
+// history), so they use parity 0 and end every collective with a sync: nobody runs ahead at all.
+int parity(group& g) { return g.sequence == nullptr ? 0 : static_cast<int>((*g.sequence)++ & 1); }
 
-std::unordered_map<const long*, uint64_t> g_psync_sequence;
+struct active_set_exit {
+  const char* fn;
+  group& g;
+  ~active_set_exit() {
+    if (g.sequence == nullptr) group_sync(fn, g);
+  }
+};
 
 char* at(void* base, size_t offset) { return static_cast<char*>(base) + offset; }
 const char* at(const void* base, size_t offset) { return static_cast<const char*>(base) + offset; }
@@ -80,7 +88,6 @@ group active_set(const char* fn, int pe_start, int log_stride, int pe_size, long
   g.me = g.index_of(rt.my_pe());
   if (g.me < 0) fatal("%s: PE %d is not in the active set it called with", fn, rt.my_pe());
   g.sync = psync;
-  g.sequence = &g_psync_sequence[psync];
   return g;
 }
 
@@ -118,6 +125,7 @@ void group_barrier(const char* fn, group& g) {
 void group_broadcast(const char* fn, group& g, void* dest, const void* source, size_t bytes, int root,
                      bool root_receives) {
   const int p = parity(g);
+  active_set_exit exit_sync{fn, g};
   const int n = g.size;
   // Large data to more than one member: the root scatters n-1 slices (member root+k gets slice k-1) and the
   // members exchange them, so the root sends each byte once.
@@ -164,6 +172,7 @@ void group_broadcast(const char* fn, group& g, void* dest, const void* source, s
 
 void group_fcollect(const char* fn, group& g, void* dest, const void* source, size_t bytes) {
   const int p = parity(g);
+  active_set_exit exit_sync{fn, g};
   // Every member pushes its block to every other member (starting with its right neighbour so that
   // senders spread over receivers), then counts the n-1 arrivals.
   for (int k = 1; k < g.size; ++k) put(fn, at(dest, bytes * g.me), source, bytes, g.pe((g.me + k) % g.size), true);
@@ -175,6 +184,7 @@ void group_fcollect(const char* fn, group& g, void* dest, const void* source, si
 
 void group_collect(const char* fn, group& g, void* dest, const void* source, size_t bytes) {
   const int p = parity(g);
+  active_set_exit exit_sync{fn, g};
   // Offsets travel along a chain: member i learns where its block starts from member i-1 (value + 1, so
   // a zero offset is still a visible arrival) and passes on the end of its own block.
   size_t offset = 0;
@@ -196,6 +206,7 @@ void group_collect(const char* fn, group& g, void* dest, const void* source, siz
 
 void group_alltoall(const char* fn, group& g, void* dest, const void* source, size_t block_bytes) {
   const int p = parity(g);
+  active_set_exit exit_sync{fn, g};
   for (int k = 1; k < g.size; ++k) {
     int j = (g.me + k) % g.size;
     put(fn, at(dest, block_bytes * g.me), at(source, block_bytes * j), block_bytes, g.pe(j), true);
@@ -209,6 +220,7 @@ void group_alltoall(const char* fn, group& g, void* dest, const void* source, si
 void group_alltoalls(const char* fn, group& g, void* dest, const void* source, ptrdiff_t dst, ptrdiff_t sst,
                      size_t nelems, size_t elem_bytes) {
   const int p = parity(g);
+  active_set_exit exit_sync{fn, g};
   const auto e = static_cast<ptrdiff_t>(elem_bytes);
   const auto ne = static_cast<ptrdiff_t>(nelems);
   for (int k = 0; k < g.size; ++k) {

@@ -19,7 +19,8 @@ struct group {
   int size = 1;
   int me = -1;                // my index in the group, -1 if not a member
   long* sync = nullptr;       // symmetric words, group_sync_longs of them, zero when idle
-  uint64_t* sequence = nullptr;  // collectives done on this group so far (same on every member)
+  uint64_t* sequence = nullptr;  // collectives done on this team so far (same on every member); none
+                                 // for active sets
   /// Barriers done on this group, for teams: their sync stores this epoch (words only grow, a plain
   /// store suffices). nullptr for active sets, whose pSync words must return to zero: they count instead.
   uint64_t* epoch = nullptr;
@@ -29,8 +30,9 @@ struct group {
   int index_of(int world) const;
 };
 
-/// Builds the group of an active set (PE_start, logPE_stride, PE_size, pSync); checks the arguments. Its
-/// sequence number lives in a table keyed by pSync, so consecutive calls with one pSync alternate parity.
+/// Builds the group of an active set (PE_start, logPE_stride, PE_size, pSync); checks the arguments. An
+/// active set has no sequence: its collectives end with a sync, so one pSync can serve any active set
+/// once every PE has returned from its previous use.
 group active_set(const char* fn, int pe_start, int log_stride, int pe_size, long* psync);
 
 void group_sync(const char* fn, group& g);

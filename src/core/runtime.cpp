@@ -168,6 +168,11 @@ void runtime::finalize() {
 
 void runtime::stop() {
   quiet();
+  // Flush every worker while all peers still progress theirs (they wait in the barrier below).
+  if (uses_transport_) {
+    status s = net_->flush_all();
+    if (!s.ok()) RDSM_LOG_WARN("boot", "finalize: %s", s.message().c_str());
+  }
   barrier_all();
   net_->begin_shutdown();
   progress_->stop();

@@ -13,8 +13,6 @@ namespace {
 
 group& team_group(const char* fn, shmem_team_t t) {
   if (!runtime::initialized()) fatal("%s: called before shmem_init (or after shmem_finalize); call shmem_init first", fn);
-  SHMEM_TEAM_WORLD->core = team_world();
-  SHMEM_TEAM_SHARED->core = team_shared();
   group& g = core_team(fn, t)->g;
   if (g.me < 0) fatal("%s: this PE is not a member of the team", fn);
   return g;

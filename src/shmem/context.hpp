@@ -31,6 +31,9 @@ inline int ctx_pe(const char* fn, shmem_ctx_t ctx, int pe) {
   return g.pe(pe);
 }
 
+/// Points SHMEM_TEAM_WORLD and SHMEM_TEAM_SHARED at the core's teams; called once by shmem_init.
+void bind_predefined_teams();
+
 /// The transport stream of a context (0 for the default context).
 inline int ctx_stream(shmem_ctx_t ctx) { return ctx == SHMEM_CTX_DEFAULT ? 0 : ctx->stream; }
 

@@ -8,6 +8,7 @@
 #include "core/rma.hpp"
 #include "core/runtime.hpp"
 #include "shmem.h"
+#include "shmem/context.hpp"
 
 using namespace rdsm::detail;
 
@@ -24,6 +25,7 @@ int start(int requested) {
     std::fprintf(stderr, "rdsm: shmem_init failed: %s\n", s.message().c_str());
     return 1;
   }
+  bind_predefined_teams();
   return 0;
 }
 

@@ -16,11 +16,8 @@ runtime& rt_checked(const char* fn) {
   return runtime::get();
 }
 
-// The predefined handles point at the core's world and shared teams once the runtime is up.
 team* bind(const char* fn, shmem_team_t t) {
   rt_checked(fn);
-  g_world_handle.core = team_world();
-  g_shared_handle.core = team_shared();
   return core_team(fn, t);
 }
 
@@ -31,6 +28,15 @@ int num_contexts(const shmem_team_config_t* config, long mask) {
 shmem_team_t wrap(team* t) { return t == nullptr ? SHMEM_TEAM_INVALID : new rdsm_team{t}; }
 
 }  // namespace
+
+namespace rdsm::detail {
+
+void bind_predefined_teams() {
+  g_world_handle.core = team_world();
+  g_shared_handle.core = team_shared();
+}
+
+}  // namespace rdsm::detail
 
 extern "C" {
 

@@ -83,6 +83,9 @@ class transport {
   /// How operations to `pe` travel when they go through UCX: the transports of the endpoint's lanes and
   /// whether atomics are native (a lane for atomics) or emulated with active messages at the target.
   virtual std::string describe_peer(int pe) const = 0;
+  /// Completes everything on every stream, wire-up included (before shutdown: UCX 1.13 cannot destroy a
+  /// worker with wire-up messages still pending).
+  virtual status flush_all() = 0;
   /// Begins shutdown: peer failures are no longer reported as errors.
   virtual void begin_shutdown() = 0;
 };

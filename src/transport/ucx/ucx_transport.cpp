@@ -323,6 +323,12 @@ class ucx_transport final : public transport {
                   native_amo ? "native" : "emulated (active messages served by the target's progress)");
   }
 
+  status flush_all() override {
+    for (int sid = 0; sid < max_streams; ++sid)
+      if (streams_[sid] != nullptr) RDSM_TRY(quiet(sid));
+    return {};
+  }
+
   void begin_shutdown() override { shutting_down_ = true; }
 
  private:
