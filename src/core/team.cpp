@@ -92,8 +92,6 @@ void teams_create() {
   g_free_slots &= ~uint64_t{3};
 }
 
-void teams_destroy() {}
-
 team* team_world() { return &g_world; }
 team* team_shared() { return &g_shared; }
 

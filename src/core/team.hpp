@@ -18,9 +18,8 @@ struct team {
   int num_contexts = 0;  // from shmem_team_config_t
 };
 
-/// Creates the world and shared teams (after the runtime is up) and releases them.
+/// Creates the world and shared teams (after the runtime is up).
 void teams_create();
-void teams_destroy();
 team* team_world();
 team* team_shared();
 
