@@ -74,6 +74,23 @@ result<int> share_data_segment(const data_segment& seg) {
   return fd;
 }
 
+result<int> create_shared_area(size_t bytes, data_segment& out) {
+  int fd = memfd_create("rdsm-sync", MFD_CLOEXEC);
+  if (fd < 0) return status::error(format("memfd_create: %s", std::strerror(errno)));
+  void* at = MAP_FAILED;
+  if (ftruncate(fd, static_cast<off_t>(bytes)) == 0)
+    at = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+  if (at == MAP_FAILED) {
+    status s = status::error(format("shared area of %zu bytes: %s", bytes, std::strerror(errno)));
+    close(fd);
+    return s;
+  }
+  out.start = reinterpret_cast<uintptr_t>(at);
+  out.length = bytes;
+  out.relro_end = out.start;
+  return fd;
+}
+
 std::string describe_shared_segment(const data_segment& seg, int fd) {
   return format("%s %d %d %zu", host_id().c_str(), static_cast<int>(getpid()), fd, seg.length);
 }

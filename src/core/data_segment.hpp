@@ -24,6 +24,10 @@ data_segment find_data_segment();
 /// thread of the process writes globals. Returns the descriptor for peers to open via /proc.
 result<int> share_data_segment(const data_segment& seg);
 
+/// Creates a zero-filled shared mapping of `bytes` on a new memory file (for the runtime's own words),
+/// described by `out`; returns the descriptor for peers, as share_data_segment does.
+result<int> create_shared_area(size_t bytes, data_segment& out);
+
 /// What a PE publishes so peers can map its segment: host identity, pid, descriptor and length.
 std::string describe_shared_segment(const data_segment& seg, int fd);
 

@@ -2,6 +2,7 @@
 #include "core/runtime.hpp"
 
 #include <link.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include <cstdio>
@@ -71,6 +72,10 @@ status runtime::start(int requested_thread_level) {
       RDSM_LOG_WARN("boot", "%s; global variables are reached through UCX", fd.error().message().c_str());
   }
 
+  auto sync_fd = create_shared_area(internal_bytes, sync_);
+  if (!sync_fd.ok()) return sync_fd.error();
+  sync_fd_ = sync_fd.value();
+
   RDSM_ASSIGN_OR_RETURN(net_, transport::create(my_pe_, n_pes_, [this](int pe, const std::string& cause) {
                           abort_job(1, format("lost contact with PE %d (%s): it has probably died; ending the job",
                                               pe, cause.c_str()));
@@ -79,17 +84,26 @@ status runtime::start(int requested_thread_level) {
   RDSM_TRY(net_->connect(addresses));
 
   // Heap layout, from the symmetric origin (the first max_alignment boundary of the allocation, so every
-  // PE's origin is equally aligned): internal words in the first max_alignment bytes, then the user heap.
+  // PE's origin is equally aligned): the first max_alignment bytes are reserved, then the user heap.
   // Offsets are taken from the origin, so equal offsets are equal, equally aligned objects on every PE.
   const size_t a = symmetric_heap::max_alignment;
   const size_t heap_bytes = a /* slack to reach the origin */ + a /* internal */ + cfg_.symmetric_size;
   RDSM_ASSIGN_OR_RETURN(int heap_id, net_->map_region(nullptr, heap_bytes));
   RDSM_ASSIGN_OR_RETURN(int data_id, net_->map_region(reinterpret_cast<void*>(data_.start), data_.length));
-  if (heap_id != heap_region || data_id != data_region) return status::error("internal: unexpected region order");
+  RDSM_ASSIGN_OR_RETURN(int sync_id, net_->map_region(reinterpret_cast<void*>(sync_.start), sync_.length));
+  if (heap_id != heap_region || data_id != data_region || sync_id != sync_region)
+    return status::error("internal: unexpected region order");
   const auto heap_raw = reinterpret_cast<uintptr_t>(net_->region(heap_region).base);
   const uintptr_t origin = (heap_raw + a - 1) / a * a;
   RDSM_TRY(exchange_region(heap_region, origin, a + cfg_.symmetric_size));
   RDSM_TRY(exchange_region(data_region, data_.start, data_.length));
+  RDSM_TRY(exchange_region(sync_region, sync_.start, sync_.length));
+  if (n_pes_ > 1) {
+    RDSM_ASSIGN_OR_RETURN(auto descriptions, boot_->allgather(describe_shared_segment(sync_, sync_fd_)));
+    peer_sync_ = map_peer_segments(sync_, descriptions, my_pe_);
+    for (int pe = 0; pe < n_pes_; ++pe)
+      if (peer_sync_[pe] != nullptr) mapped_[sync_region][pe] = peer_sync_[pe];
+  }
   if (data_fd_ >= 0) {
     RDSM_ASSIGN_OR_RETURN(auto descriptions, boot_->allgather(describe_shared_segment(data_, data_fd_)));
     peer_data_ = map_peer_segments(data_, descriptions, my_pe_);
@@ -98,7 +112,6 @@ status runtime::start(int requested_thread_level) {
   }
 
   heap_ = std::make_unique<symmetric_heap>(reinterpret_cast<void*>(user_heap_base()), cfg_.symmetric_size);
-  std::memset(reinterpret_cast<void*>(base_[heap_region]), 0, internal_bytes);
   progress_ = std::make_unique<progress_engine>(*net_);
   // Peers reached through UCX need this PE's CPU to complete emulated operations (always over TCP).
   bool emulated = false;
@@ -181,6 +194,9 @@ void runtime::stop() {
   net_.reset();
   unmap_peer_segments(data_, peer_data_, my_pe_);
   if (data_fd_ >= 0) close(data_fd_);
+  unmap_peer_segments(sync_, peer_sync_, my_pe_);
+  if (sync_fd_ >= 0) close(sync_fd_);
+  munmap(reinterpret_cast<void*>(sync_.start), sync_.length);
   boot_.reset();
 }
 

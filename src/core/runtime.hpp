@@ -17,7 +17,9 @@
 namespace rdsm::detail {
 
 /// Symmetric regions, in the order they are registered with the transport.
-enum region_id : int { heap_region = 0, data_region = 1, n_regions = 2 };
+/// The sync region holds the runtime's own words (barrier epochs, collective counters); it lives on a memory
+/// file that PEs of one host map, so their synchronization is load/store even when data goes through UCX.
+enum region_id : int { heap_region = 0, data_region = 1, sync_region = 2, n_regions = 3 };
 
 /// A symmetric address resolved to its region and offset.
 struct sym_addr {
@@ -68,8 +70,8 @@ class runtime {
   uintptr_t user_heap_base() const { return base_[heap_region] + symmetric_heap::max_alignment; }
   size_t region_length(int r) const { return length_[r]; }
 
-  /// Internal symmetric scratch words (barrier and collective flags), at the start of the heap.
-  uint64_t* internal() const { return reinterpret_cast<uint64_t*>(base_[heap_region]); }
+  /// Internal symmetric words (barrier and collective flags): the sync region.
+  uint64_t* internal() const { return reinterpret_cast<uint64_t*>(base_[sync_region]); }
 
   /// Ends the whole job with `code`, naming `message` (shmem_global_exit and fatal errors).
   [[noreturn]] void abort_job(int code, const std::string& message);
@@ -93,6 +95,9 @@ class runtime {
   data_segment data_;
   int data_fd_ = -1;               // memory file holding the globals when shared (kept open for peers)
   std::vector<void*> peer_data_;   // peers' globals mapped here
+  data_segment sync_;              // the sync region (this PE's copy)
+  int sync_fd_ = -1;
+  std::vector<void*> peer_sync_;   // peers' sync regions mapped here
   bool uses_transport_ = false;
   int internal_stream_ = 0;
   uintptr_t base_[n_regions] = {};
@@ -101,7 +106,7 @@ class runtime {
   std::vector<uint64_t> remote_[n_regions];
 };
 
-/// Bytes of the internal area at the heap's origin that the runtime uses (barrier and collective words).
+/// Bytes of the sync region (barrier and collective words).
 constexpr size_t internal_bytes = 128 * 1024;
 static_assert(internal_bytes <= symmetric_heap::max_alignment, "internal words must fit before the user heap");
 
