@@ -196,6 +196,7 @@ class ucx_transport final : public transport {
       for (size_t id = 0; id < regions_.size(); ++id) RDSM_TRY(unpack_keys(*st, static_cast<int>(id)));
       RDSM_TRY(watch(*st));
       streams_[slot] = std::move(st);
+      if (slot >= n_streams_.load(std::memory_order_relaxed)) n_streams_.store(slot + 1, std::memory_order_release);
     }
     streams_[slot]->in_use = true;
     return slot;
@@ -268,6 +269,9 @@ class ucx_transport final : public transport {
   }
 
   bool progress() override {
+    // The main worker carries the traffic; the others (internal, contexts) only need serving now and then
+    // (wire-up replies, flushes), and each poll of a TCP worker costs a system call.
+    if ((++progress_calls_ & 15) != 0) return ucp_worker_progress(streams_[0]->worker) != 0;
     std::shared_lock<std::shared_mutex> lock(streams_mutex_);
     return progress_all();
   }
@@ -335,8 +339,9 @@ class ucx_transport final : public transport {
   // Progresses every worker; the caller holds streams_mutex_ (shared).
   bool progress_all() {
     bool any = false;
-    for (auto& st : streams_)
-      if (st != nullptr) any = ucp_worker_progress(st->worker) != 0 || any;
+    const int n = n_streams_.load(std::memory_order_acquire);
+    for (int i = 0; i < n; ++i)
+      if (streams_[i] != nullptr) any = ucp_worker_progress(streams_[i]->worker) != 0 || any;
     return any;
   }
 
@@ -471,6 +476,8 @@ class ucx_transport final : public transport {
   // Streams never move (contexts hold their index; other threads read the table): slot 0 is the main worker.
   static constexpr int max_streams = 256;
   std::unique_ptr<stream> streams_[max_streams];
+  std::atomic<int> n_streams_{1};  // slots below this may hold a stream
+  std::atomic<unsigned> progress_calls_{0};
   std::shared_mutex streams_mutex_;  // guards stream creation/destruction against progress
   volatile bool shutting_down_ = false;
 };
