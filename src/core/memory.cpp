@@ -12,11 +12,6 @@
 namespace rdsm::detail {
 namespace {
 
-runtime& rt_checked(const char* fn) {
-  if (!runtime::initialized()) fatal("%s: called before shmem_init; call shmem_init first", fn);
-  return runtime::get();
-}
-
 std::string human(size_t b) {
   if (b >= (size_t{1} << 30)) return format("%.1f GiB", static_cast<double>(b) / (1 << 30));
   if (b >= (size_t{1} << 20)) return format("%.1f MiB", static_cast<double>(b) / (1 << 20));
@@ -50,7 +45,7 @@ void warn_exhausted(runtime& rt, const char* fn, size_t bytes) {
 }  // namespace
 
 void* sym_allocate(const char* fn, size_t bytes, size_t alignment, bool zero) {
-  runtime& rt = rt_checked(fn);
+  runtime& rt = runtime::checked(fn);
   check_agreement(rt, fn, bytes);
   if (bytes == 0) return nullptr;
   void* p = rt.heap().allocate(bytes, alignment);
@@ -64,7 +59,7 @@ void* sym_allocate(const char* fn, size_t bytes, size_t alignment, bool zero) {
 }
 
 void sym_free(const char* fn, void* p) {
-  runtime& rt = rt_checked(fn);
+  runtime& rt = runtime::checked(fn);
   barrier_all();  // no PE may still be accessing the block
   if (p == nullptr) return;
   if (!rt.heap().release(p))
@@ -74,7 +69,7 @@ void sym_free(const char* fn, void* p) {
 }
 
 void* sym_reallocate(const char* fn, void* p, size_t bytes) {
-  runtime& rt = rt_checked(fn);
+  runtime& rt = runtime::checked(fn);
   if (p == nullptr) return sym_allocate(fn, bytes, 0, false);
   if (bytes == 0) {
     sym_free(fn, p);

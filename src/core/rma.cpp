@@ -10,11 +10,6 @@
 namespace rdsm::detail {
 namespace {
 
-runtime& rt_checked(const char* fn) {
-  if (!runtime::initialized()) fatal("%s: called before shmem_init; call shmem_init first", fn);
-  return runtime::get();
-}
-
 sym_addr resolve_checked(runtime& rt, const char* fn, const char* arg, const void* addr, size_t bytes) {
   sym_addr s = rt.resolve(addr);
   if (s.region < 0)
@@ -69,13 +64,13 @@ sym_addr check_atomic(runtime& rt, const char* fn, const void* target, unsigned 
 }  // namespace
 
 void check_pe(const char* fn, int pe) {
-  runtime& rt = rt_checked(fn);
+  runtime& rt = runtime::checked(fn);
   if (pe < 0 || pe >= rt.n_pes())
     fatal("%s: pe %d out of range [0, %d); use a PE number below shmem_n_pes()", fn, pe, rt.n_pes());
 }
 
 void put(const char* fn, void* dest, const void* src, size_t bytes, int pe, bool nbi, int stream) {
-  runtime& rt = rt_checked(fn);
+  runtime& rt = runtime::checked(fn);
   check_pe(fn, pe);
   sym_addr s = resolve_checked(rt, fn, "dest", dest, bytes);
   if (bytes == 0) return;
@@ -88,7 +83,7 @@ void put(const char* fn, void* dest, const void* src, size_t bytes, int pe, bool
 }
 
 void get(const char* fn, void* dest, const void* src, size_t bytes, int pe, bool nbi, int stream) {
-  runtime& rt = rt_checked(fn);
+  runtime& rt = runtime::checked(fn);
   check_pe(fn, pe);
   sym_addr s = resolve_checked(rt, fn, "source", src, bytes);
   if (bytes == 0) return;
@@ -121,7 +116,7 @@ void iget(const char* fn, void* dest, const void* src, ptrdiff_t dst, ptrdiff_t 
 
 uint64_t atomic(const char* fn, amo_op op, void* target, unsigned width, uint64_t value, uint64_t compare, int pe,
                 int stream) {
-  runtime& rt = rt_checked(fn);
+  runtime& rt = runtime::checked(fn);
   sym_addr s = check_atomic(rt, fn, target, width, pe);
   if (void* p = rt.mapped(s, pe)) return cpu_atomic(op, p, width, value, compare);
   uint64_t old = 0;
@@ -135,7 +130,7 @@ uint64_t atomic(const char* fn, amo_op op, void* target, unsigned width, uint64_
 
 void atomic_nbi(const char* fn, amo_op op, void* fetch, void* target, unsigned width, uint64_t value,
                 uint64_t compare, int pe, int stream) {
-  runtime& rt = rt_checked(fn);
+  runtime& rt = runtime::checked(fn);
   sym_addr s = check_atomic(rt, fn, target, width, pe);
   if (void* p = rt.mapped(s, pe)) {
     uint64_t old = cpu_atomic(op, p, width, value, compare);
@@ -148,7 +143,7 @@ void atomic_nbi(const char* fn, amo_op op, void* fetch, void* target, unsigned w
 
 void put_signal(const char* fn, void* dest, const void* src, size_t bytes, uint64_t* sig, uint64_t signal,
                 int sig_op, int pe, bool nbi, int stream) {
-  runtime& rt = rt_checked(fn);
+  runtime& rt = runtime::checked(fn);
   if (sig_op != signal_set && sig_op != signal_add)
     fatal("%s: sig_op %d is neither SHMEM_SIGNAL_SET nor SHMEM_SIGNAL_ADD", fn, sig_op);
   sym_addr ss = check_atomic(rt, fn, sig, sizeof(uint64_t), pe);
@@ -177,7 +172,7 @@ void fence(int stream) {
 }
 
 void quiet(int stream) {
-  runtime& rt = rt_checked("shmem_quiet");
+  runtime& rt = runtime::checked("shmem_quiet");
   if (rt.net().pending(stream)) {
     status st = rt.net().quiet(stream);
     if (!st.ok()) transport_failed("shmem_quiet", st);
@@ -186,7 +181,7 @@ void quiet(int stream) {
 }
 
 void* pointer_to(const void* addr, int pe) {
-  runtime& rt = rt_checked("shmem_ptr");
+  runtime& rt = runtime::checked("shmem_ptr");
   if (pe < 0 || pe >= rt.n_pes()) return nullptr;
   sym_addr s = rt.resolve(addr);
   if (s.region < 0) return nullptr;

@@ -27,6 +27,12 @@ void fatal_through_job(int code, const std::string& message) {
 
 }  // namespace
 
+runtime& runtime::checked(const char* fn) {
+  if (instance_ == nullptr)
+    fatal("%s: called before shmem_init (or after shmem_finalize); call shmem_init first", fn);
+  return *instance_;
+}
+
 status runtime::init(int requested_thread_level) {
   if (instance_ != nullptr) return {};
   auto* rt = new runtime();

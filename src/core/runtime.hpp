@@ -36,6 +36,9 @@ class runtime {
   static bool initialized() { return instance_ != nullptr; }
   /// The running runtime; use only after init succeeded (callers check with initialized()).
   static runtime& get() { return *instance_; }
+  /// The running runtime, or the end of the job with one line naming `fn` when called before shmem_init
+  /// or after shmem_finalize.
+  static runtime& checked(const char* fn);
 
   int my_pe() const { return my_pe_; }
   int n_pes() const { return n_pes_; }

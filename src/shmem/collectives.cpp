@@ -12,7 +12,7 @@ static_assert(SHMEM_SYNC_SIZE == group_sync_longs && SHMEM_BCAST_SYNC_SIZE == gr
 namespace {
 
 group& team_group(const char* fn, shmem_team_t t) {
-  if (!runtime::initialized()) fatal("%s: called before shmem_init (or after shmem_finalize); call shmem_init first", fn);
+  runtime::checked(fn);
   group& g = core_team(fn, t)->g;
   if (g.me < 0) fatal("%s: this PE is not a member of the team", fn);
   return g;

@@ -14,11 +14,6 @@ using namespace rdsm::detail;
 
 namespace {
 
-runtime& rt_checked(const char* fn) {
-  if (!runtime::initialized()) fatal("%s: called before shmem_init (or after shmem_finalize); call shmem_init first", fn);
-  return runtime::get();
-}
-
 int start(int requested) {
   status s = runtime::init(requested);
   if (!s.ok()) {
@@ -47,20 +42,20 @@ int shmem_init_thread(int requested, int* provided) {
   return rc;
 }
 
-void shmem_query_thread(int* provided) { *provided = rt_checked(__func__).thread_level(); }
+void shmem_query_thread(int* provided) { *provided = runtime::checked(__func__).thread_level(); }
 
 void shmem_finalize(void) { runtime::finalize(); }
 
-int shmem_my_pe(void) { return rt_checked(__func__).my_pe(); }
-int shmem_n_pes(void) { return rt_checked(__func__).n_pes(); }
+int shmem_my_pe(void) { return runtime::checked(__func__).my_pe(); }
+int shmem_n_pes(void) { return runtime::checked(__func__).n_pes(); }
 
 int shmem_pe_accessible(int pe) {
-  runtime& rt = rt_checked(__func__);
+  runtime& rt = runtime::checked(__func__);
   return pe >= 0 && pe < rt.n_pes() ? 1 : 0;
 }
 
 int shmem_addr_accessible(const void* addr, int pe) {
-  runtime& rt = rt_checked(__func__);
+  runtime& rt = runtime::checked(__func__);
   return pe >= 0 && pe < rt.n_pes() && rt.resolve(addr).region >= 0 ? 1 : 0;
 }
 

@@ -92,12 +92,12 @@ void shmem_fence(void) { fence(); }
 void shmem_quiet(void) { quiet(); }
 
 void shmem_barrier_all(void) {
-  if (!runtime::initialized()) check_pe(__func__, 0);  // reports use before init
+  runtime::checked(__func__);
   barrier_all();
 }
 
 void shmem_sync_all(void) {
-  if (!runtime::initialized()) check_pe(__func__, 0);
+  runtime::checked(__func__);
   sync_all();
 }
 

@@ -11,13 +11,8 @@ rdsm_team g_world_handle{nullptr};
 rdsm_team g_shared_handle{nullptr};
 rdsm_ctx g_default_ctx{&g_world_handle, 0, 0};
 
-runtime& rt_checked(const char* fn) {
-  if (!runtime::initialized()) fatal("%s: called before shmem_init (or after shmem_finalize); call shmem_init first", fn);
-  return runtime::get();
-}
-
 team* bind(const char* fn, shmem_team_t t) {
-  rt_checked(fn);
+  runtime::checked(fn);
   return core_team(fn, t);
 }
 
