@@ -24,6 +24,18 @@ std::string host_id() {
   return id;
 }
 
+// A new zero-filled memory file of `bytes` (peers reopen it through /proc/<pid>/fd).
+result<int> memory_file(const char* name, size_t bytes) {
+  int fd = memfd_create(name, MFD_CLOEXEC);
+  if (fd < 0) return status::error(format("memfd_create: %s", std::strerror(errno)));
+  if (ftruncate(fd, static_cast<off_t>(bytes)) != 0) {
+    status s = status::error(format("%s of %zu bytes: ftruncate: %s", name, bytes, std::strerror(errno)));
+    close(fd);
+    return s;
+  }
+  return fd;
+}
+
 }  // namespace
 
 data_segment find_data_segment() {
@@ -51,14 +63,14 @@ data_segment find_data_segment() {
 }
 
 result<int> share_data_segment(const data_segment& seg) {
-  int fd = memfd_create("rdsm-globals", MFD_CLOEXEC);
-  if (fd < 0) return status::error(format("memfd_create: %s", std::strerror(errno)));
+  auto file = memory_file("rdsm-globals", seg.length);
+  if (!file.ok()) return file.error();
+  const int fd = file.value();
   auto fail = [&](const char* what) {
     status s = status::error(format("sharing global variables: %s: %s", what, std::strerror(errno)));
     close(fd);
     return s;
   };
-  if (ftruncate(fd, static_cast<off_t>(seg.length)) != 0) return fail("ftruncate");
   // Copy the current contents, then replace the pages in place by the file's: same bytes, now shareable.
   const auto* src = reinterpret_cast<const char*>(seg.start);
   for (size_t done = 0; done < seg.length;) {
@@ -75,11 +87,10 @@ result<int> share_data_segment(const data_segment& seg) {
 }
 
 result<int> create_shared_area(size_t bytes, data_segment& out) {
-  int fd = memfd_create("rdsm-sync", MFD_CLOEXEC);
-  if (fd < 0) return status::error(format("memfd_create: %s", std::strerror(errno)));
-  void* at = MAP_FAILED;
-  if (ftruncate(fd, static_cast<off_t>(bytes)) == 0)
-    at = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+  auto file = memory_file("rdsm-sync", bytes);
+  if (!file.ok()) return file.error();
+  const int fd = file.value();
+  void* at = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
   if (at == MAP_FAILED) {
     status s = status::error(format("shared area of %zu bytes: %s", bytes, std::strerror(errno)));
     close(fd);

@@ -17,10 +17,7 @@ constexpr uint64_t ticket_one = uint64_t{1} << 32;
 
 void sync_all() { group_sync("shmem_sync_all", team_world()->g); }
 
-void barrier_all() {
-  quiet();
-  sync_all();
-}
+void barrier_all() { group_barrier("shmem_barrier_all", team_world()->g); }
 
 void lock_set(const char* fn, long* lock) {
   uint64_t ticket = atomic(fn, amo_op::fetch_add, lock, 8, ticket_one, 0, lock_home) >> 32;
