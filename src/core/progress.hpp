@@ -22,12 +22,20 @@ class progress_engine {
   void stop();
   bool running() const { return thread_.joinable(); }
 
+  /// Work the thread does besides transport progress (the DSM's protocol); returns true when it did
+  /// something. Installed before the thread has work for it; called only by the progress thread.
+  void set_service(bool (*service)()) { service_.store(service, std::memory_order_release); }
+  /// Wakes the thread (async-signal-safe: a fault handler calls it).
+  void wake();
+
  private:
   void run();
+  bool step();
   transport& net_;
   std::thread thread_;
   int wake_fd_ = -1;
   std::atomic<bool> stop_{false};
+  std::atomic<bool (*)()> service_{nullptr};
 };
 
 /// Back-off for waiting loops: spins for ~20 us, then yields the CPU until ~1 ms, then sleeps in

@@ -121,7 +121,7 @@ status runtime::start(int requested_thread_level) {
   progress_ = std::make_unique<progress_engine>(*net_);
   // Peers reached through UCX need this PE's CPU to complete emulated operations (always over TCP).
   bool emulated = false;
-  for (int r = 0; r < n_regions; ++r)
+  for (int r = 0; r <= sync_region; ++r)
     for (int pe = 0; pe < n_pes_; ++pe) emulated = emulated || mapped_[r][pe] == nullptr;
   uses_transport_ = emulated;
   if (emulated) {
@@ -177,6 +177,20 @@ status runtime::exchange_region(int id, uintptr_t origin, size_t length) {
   return {};
 }
 
+status runtime::attach_region(int id, const data_segment& area, int fd) {
+  RDSM_ASSIGN_OR_RETURN(int got, net_->map_region(reinterpret_cast<void*>(area.start), area.length));
+  if (got != id) return status::error("internal: unexpected region order");
+  RDSM_TRY(exchange_region(id, area.start, area.length));
+  attached_ = area;
+  if (n_pes_ > 1) {
+    RDSM_ASSIGN_OR_RETURN(auto descriptions, boot_->allgather(describe_shared_segment(area, fd)));
+    peer_attached_ = map_peer_segments(area, descriptions, my_pe_);
+    for (int pe = 0; pe < n_pes_; ++pe)
+      if (peer_attached_[pe] != nullptr) mapped_[id][pe] = peer_attached_[pe];
+  }
+  return boot_->barrier();
+}
+
 void runtime::finalize() {
   if (instance_ == nullptr) return;
   instance_->stop();
@@ -186,6 +200,8 @@ void runtime::finalize() {
 }
 
 void runtime::stop() {
+  for (auto it = finalizers_.rbegin(); it != finalizers_.rend(); ++it) (*it)();
+  finalizers_.clear();
   quiet();
   // Flush every worker while all peers still progress theirs (they wait in the barrier below).
   if (uses_transport_) {
@@ -201,6 +217,7 @@ void runtime::stop() {
   unmap_peer_segments(data_, peer_data_, my_pe_);
   if (data_fd_ >= 0) close(data_fd_);
   unmap_peer_segments(sync_, peer_sync_, my_pe_);
+  unmap_peer_segments(attached_, peer_attached_, my_pe_);
   if (sync_fd_ >= 0) close(sync_fd_);
   munmap(reinterpret_cast<void*>(sync_.start), sync_.length);
   boot_.reset();

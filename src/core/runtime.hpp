@@ -4,6 +4,7 @@
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 
@@ -19,7 +20,8 @@ namespace rdsm::detail {
 /// Symmetric regions, in the order they are registered with the transport.
 /// The sync region holds the runtime's own words (barrier epochs, collective counters); it lives on a memory
 /// file that PEs of one host map, so their synchronization is load/store even when data goes through UCX.
-enum region_id : int { heap_region = 0, data_region = 1, sync_region = 2, n_regions = 3 };
+/// The DSM region (the DSM's page frames) is attached after init, by the DSM's first collective call.
+enum region_id : int { heap_region = 0, data_region = 1, sync_region = 2, dsm_region = 3, n_regions = 4 };
 
 /// A symmetric address resolved to its region and offset.
 struct sym_addr {
@@ -76,6 +78,13 @@ class runtime {
   /// Internal symmetric words (barrier and collective flags): the sync region.
   uint64_t* internal() const { return reinterpret_cast<uint64_t*>(base_[sync_region]); }
 
+  /// Registers a memory file mapped at `area` as region `id` (collective, after init): peers on this host
+  /// map it for load/store, others reach it through the transport. Used by the DSM for its page frames.
+  status attach_region(int id, const data_segment& area, int fd);
+  /// Runs `fn` at the start of finalize, while the transport and every peer still run (layers above the
+  /// core shut down there; last registered runs first).
+  void at_finalize(std::function<void()> fn) { finalizers_.push_back(std::move(fn)); }
+
   /// Ends the whole job with `code`, naming `message` (shmem_global_exit and fatal errors).
   [[noreturn]] void abort_job(int code, const std::string& message);
 
@@ -101,6 +110,9 @@ class runtime {
   data_segment sync_;              // the sync region (this PE's copy)
   int sync_fd_ = -1;
   std::vector<void*> peer_sync_;   // peers' sync regions mapped here
+  data_segment attached_;          // the region attached after init (the DSM's frames) and its peers' maps
+  std::vector<void*> peer_attached_;
+  std::vector<std::function<void()>> finalizers_;
   bool uses_transport_ = false;
   int internal_stream_ = 0;
   uintptr_t base_[n_regions] = {};

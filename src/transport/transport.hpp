@@ -78,6 +78,13 @@ class transport {
   /// already work to do (the caller must progress instead of sleeping).
   virtual int event_fd() const = 0;
   virtual bool arm() = 0;
+  /// Protocol messages (the DSM's): a small message is copied and sent to `pe`'s handler, which runs
+  /// inside that PE's transport progress (on any thread progressing stream 0). Messages between two PEs
+  /// arrive in the order they were sent; a PE may send to itself.
+  using message_fn = std::function<void(int from_pe, const void* data, size_t n)>;
+  virtual status set_message_handler(message_fn fn) = 0;
+  virtual status send_message(int pe, const void* data, size_t n) = 0;
+
   /// Transports in use, for rdsm-info / SHMEM_INFO.
   virtual std::string describe() const = 0;
   /// How operations to `pe` travel when they go through UCX: the transports of the endpoint's lanes and

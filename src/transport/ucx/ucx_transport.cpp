@@ -88,7 +88,7 @@ class ucx_transport final : public transport {
     if (s != UCS_OK) return status::error("UCX configuration could not be read: " + ucs_text(s) + "; check UCX_* variables");
     ucp_params_t params{};
     params.field_mask = UCP_PARAM_FIELD_FEATURES | UCP_PARAM_FIELD_ESTIMATED_NUM_EPS | UCP_PARAM_FIELD_NAME;
-    params.features = UCP_FEATURE_RMA | UCP_FEATURE_AMO32 | UCP_FEATURE_AMO64 | UCP_FEATURE_WAKEUP;
+    params.features = UCP_FEATURE_RMA | UCP_FEATURE_AMO32 | UCP_FEATURE_AMO64 | UCP_FEATURE_WAKEUP | UCP_FEATURE_AM;
     params.estimated_num_eps = static_cast<size_t>(n_pes_);
     params.name = "rdsm";
     s = ucp_init(&params, cfg, &context_);
@@ -275,6 +275,47 @@ class ucx_transport final : public transport {
     std::shared_lock<std::shared_mutex> lock(streams_mutex_);
     return progress_all();
   }
+  status set_message_handler(message_fn fn) override {
+    on_message_ = std::move(fn);
+    ucp_am_handler_param_t hp{};
+    hp.field_mask = UCP_AM_HANDLER_PARAM_FIELD_ID | UCP_AM_HANDLER_PARAM_FIELD_CB | UCP_AM_HANDLER_PARAM_FIELD_ARG;
+    hp.id = message_am_id;
+    hp.cb = &ucx_transport::on_message;
+    hp.arg = this;
+    ucs_status_t s = ucp_worker_set_am_recv_handler(streams_[0]->worker, &hp);
+    if (s != UCS_OK) return status::error("cannot install the message handler: " + ucs_text(s));
+    return {};
+  }
+
+  status send_message(int pe, const void* data, size_t n) override {
+    // The copy lives until UCX is done with it: freed at once when the send completed inline, else by the
+    // completion callback. The header carries the sender.
+    auto* copy = static_cast<char*>(std::malloc(n + sizeof(int32_t)));
+    if (copy == nullptr) return status::error("out of memory for a protocol message");
+    const int32_t from = my_pe_;
+    std::memcpy(copy, &from, sizeof from);
+    std::memcpy(copy + sizeof from, data, n);
+    ucp_request_param_t p{};
+    p.op_attr_mask = UCP_OP_ATTR_FIELD_FLAGS | UCP_OP_ATTR_FIELD_CALLBACK | UCP_OP_ATTR_FIELD_USER_DATA;
+    p.flags = UCP_AM_SEND_FLAG_EAGER;
+    p.cb.send = [](void* req, ucs_status_t, void* user) {
+      std::free(user);
+      ucp_request_free(req);
+    };
+    p.user_data = copy;
+    ucs_status_ptr_t req = ucp_am_send_nbx(streams_[0]->eps[pe], message_am_id, copy, sizeof from, copy + sizeof from,
+                                           n, &p);
+    if (req == nullptr) {
+      std::free(copy);
+      return {};
+    }
+    if (UCS_PTR_IS_ERR(req)) {
+      std::free(copy);
+      return status::error(format("message to PE %d failed: %s", pe, ucs_status_string(UCS_PTR_STATUS(req))));
+    }
+    return {};
+  }
+
   int event_fd() const override { return epfd_; }
   bool arm() override {
     std::shared_lock<std::shared_mutex> lock(streams_mutex_);
@@ -399,6 +440,16 @@ class ucx_transport final : public transport {
     return {};
   }
 
+  static ucs_status_t on_message(void* arg, const void* header, size_t header_length, void* data, size_t length,
+                                 const ucp_am_recv_param_t* param) {
+    auto* self = static_cast<ucx_transport*>(arg);
+    int32_t from = -1;
+    if (header_length == sizeof from) std::memcpy(&from, header, sizeof from);
+    // Messages are small and sent eagerly: the data is here (never a rendezvous descriptor).
+    if ((param->recv_attr & UCP_AM_RECV_ATTR_FLAG_RNDV) == 0 && self->on_message_) self->on_message_(from, data, length);
+    return UCS_OK;
+  }
+
   static void on_ep_error(void* arg, ucp_ep_h, ucs_status_t s) {
     auto* ctx = static_cast<ep_context*>(arg);
     if (ctx->owner->shutting_down_) return;
@@ -480,6 +531,8 @@ class ucx_transport final : public transport {
   std::atomic<unsigned> progress_calls_{0};
   std::shared_mutex streams_mutex_;  // guards stream creation/destruction against progress
   volatile bool shutting_down_ = false;
+  static constexpr unsigned message_am_id = 1;
+  message_fn on_message_;
 };
 
 result<std::unique_ptr<transport>> transport::create(int my_pe, int n_pes, peer_failure_fn on_failure) {

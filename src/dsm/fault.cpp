@@ -1,0 +1,147 @@
+// The fault path. The handler runs on the faulting thread, in signal context: it neither allocates nor
+// takes a lock (the interrupted code may hold either). It posts the fault in a fixed slot, wakes the
+// progress thread and waits (spinning briefly, then yielding, then on a futex) until the page's state
+// allows the access; the faulting instruction then runs again.
+#include "dsm/fault.hpp"
+
+#include <linux/futex.h>
+#include <sched.h>
+#include <signal.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <ucontext.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <climits>
+#include <cstring>
+
+#include "common/cpu.hpp"
+#include "core/runtime.hpp"
+
+namespace rdsm::detail::dsm {
+namespace {
+
+struct sigaction previous{};
+std::atomic<space*> active{nullptr};
+
+// Whether the faulting access was a write, from the CPU's fault information where the platform gives it;
+// otherwise inferred from the page's state (a fault on a readable page is a write; on an unreadable page
+// it is served as a read first, and a write faults once more).
+bool write_access(void* context, [[maybe_unused]] page_state s) {
+#if defined(__x86_64__)
+  const auto* uc = static_cast<const ucontext_t*>(context);
+  return (uc->uc_mcontext.gregs[REG_ERR] & 2) != 0;
+#elif defined(__aarch64__)
+  const auto* uc = static_cast<const ucontext_t*>(context);
+  const auto* head = reinterpret_cast<const _aarch64_ctx*>(uc->uc_mcontext.__reserved);
+  while (head->magic != 0) {
+    if (head->magic == ESR_MAGIC) return (reinterpret_cast<const esr_context*>(head)->esr >> 6 & 1) != 0;
+    head = reinterpret_cast<const _aarch64_ctx*>(reinterpret_cast<const char*>(head) + head->size);
+  }
+  return s == page_state::shared;
+#else
+  (void)context;
+  return s == page_state::shared;
+#endif
+}
+
+void chain(int sig, siginfo_t* info, void* context) {
+  if ((previous.sa_flags & SA_SIGINFO) != 0 && previous.sa_sigaction != nullptr) {
+    previous.sa_sigaction(sig, info, context);
+  } else if (previous.sa_handler != SIG_DFL && previous.sa_handler != SIG_IGN) {
+    previous.sa_handler(sig);
+  } else {
+    // Default action: restore it; the faulting instruction runs again and the process ends as it would
+    // have without rdsm.
+    signal(sig, SIG_DFL);
+  }
+}
+
+void say(const char* text) {
+  ssize_t n = write(STDERR_FILENO, text, std::strlen(text));
+  (void)n;
+}
+
+void on_segv(int sig, siginfo_t* info, void* context) {
+  space* s = active.load(std::memory_order_acquire);
+  const auto a = reinterpret_cast<uintptr_t>(info->si_addr);
+  if (s == nullptr || !s->contains(a)) {
+    chain(sig, info, context);
+    return;
+  }
+  if (on_service_thread()) {
+    say("rdsm: internal error: the progress thread touched the DSM view\n");
+    std::abort();
+  }
+  const int saved_errno = errno;
+  const uint32_t page = s->page_of(a);
+  s->post_fault(page, write_access(context, s->state(page)));
+  errno = saved_errno;
+}
+
+uint64_t now_ns() {
+  timespec ts{};
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return static_cast<uint64_t>(ts.tv_sec) * 1000000000u + static_cast<uint64_t>(ts.tv_nsec);
+}
+
+}  // namespace
+
+void install_fault_handler(space* s) {
+  active.store(s, std::memory_order_release);
+  struct sigaction sa{};
+  sa.sa_sigaction = &on_segv;
+  sa.sa_flags = SA_SIGINFO | SA_RESTART | SA_ONSTACK;
+  sigemptyset(&sa.sa_mask);
+  sigaction(SIGSEGV, &sa, &previous);
+}
+
+void remove_fault_handler() {
+  active.store(nullptr, std::memory_order_release);
+  sigaction(SIGSEGV, &previous, nullptr);
+}
+
+void complete_fault(fault_slot& slot) {
+  slot.state.store(fault_slot::done, std::memory_order_release);
+  syscall(SYS_futex, &slot.state, FUTEX_WAKE_PRIVATE, INT_MAX, nullptr, nullptr, 0);
+}
+
+void space::post_fault(uint32_t page, bool write) {
+  (write ? stats_.write_faults : stats_.read_faults).fetch_add(1, std::memory_order_relaxed);
+  fault_slot* slot = nullptr;
+  while (slot == nullptr) {
+    for (fault_slot& candidate : slots_) {
+      uint32_t expected = fault_slot::free_slot;
+      if (candidate.state.compare_exchange_strong(expected, fault_slot::claimed, std::memory_order_acquire)) {
+        slot = &candidate;
+        break;
+      }
+    }
+    if (slot == nullptr) sched_yield();  // more faulting threads than slots: wait for one
+  }
+  slot->page = page;
+  slot->write = write;
+  slot->state.store(fault_slot::posted, std::memory_order_release);
+  posted_.fetch_add(1, std::memory_order_release);
+  runtime::get().progress().wake();
+  // The answer takes at least one message round trip: spin a little, yield while it is likely to come
+  // soon (the other PE's threads may need this core), then sleep on the slot.
+  uint64_t start = 0;
+  for (unsigned spins = 0; slot->state.load(std::memory_order_acquire) != fault_slot::done; ++spins) {
+    if (spins < 64) {
+      cpu_relax();
+      continue;
+    }
+    if (start == 0) start = now_ns();
+    if (now_ns() - start < 200000) {
+      sched_yield();
+      continue;
+    }
+    timespec limit{0, 1000000};
+    syscall(SYS_futex, &slot->state, FUTEX_WAIT_PRIVATE, fault_slot::posted, &limit, nullptr, 0);
+  }
+  slot->state.store(fault_slot::free_slot, std::memory_order_release);
+}
+
+}  // namespace rdsm::detail::dsm

@@ -1,0 +1,343 @@
+// The coherence protocol, run by the progress thread: requests for faulting threads, the home's
+// directory transactions, recalls, invalidations, grants and diffs (docs/design/dsm.md has the table).
+#include <sys/mman.h>
+
+#include <cstring>
+
+#include "cachectl/cachectl.hpp"
+#include "common/log.hpp"
+#include "core/runtime.hpp"
+#include "dsm/dsm.hpp"
+#include "dsm/fault.hpp"
+
+namespace rdsm::detail::dsm {
+
+namespace {
+// Set in the progress thread: its own messages need no wake-up, and it must never fault on the view.
+thread_local bool in_service __attribute__((tls_model("initial-exec"))) = false;
+}  // namespace
+
+bool on_service_thread() { return in_service; }
+
+const char* msg_name(msg_kind k) {
+  static const char* const names[] = {"read_req", "write_req", "recall",     "recall_ack", "inv",     "inv_ack",
+                                      "read_grant", "write_grant", "write_back", "diff",      "diff_ack"};
+  return names[static_cast<int>(k)];
+}
+
+bool space::service() {
+  in_service = true;
+  space* s = get();
+  return s != nullptr && s->serve();
+}
+
+bool space::serve() {
+  if (inbox_size_.load(std::memory_order_acquire) == 0 && posted_.load(std::memory_order_acquire) == 0) return false;
+  std::unique_lock<std::mutex> lock(mu_, std::try_to_lock);
+  if (!lock.owns_lock()) return true;  // a synchronization call holds the state briefly; come back
+  bool did = false;
+  for (;;) {
+    std::deque<incoming> batch;
+    {
+      std::lock_guard<std::mutex> g(inbox_mu_);
+      batch.swap(inbox_);
+      inbox_size_.store(0, std::memory_order_release);
+    }
+    if (batch.empty()) break;
+    did = true;
+    for (const incoming& in : batch) {
+      message m;
+      std::memcpy(&m, in.bytes.data(), sizeof m);
+      handle(in.from, m, in.bytes.data() + sizeof m, in.bytes.size() - sizeof m);
+    }
+  }
+  serve_faults();
+  return did;
+}
+
+void space::on_message(int from, const void* data, size_t n) {
+  if (n < sizeof(message)) fatal("dsm: malformed protocol message of %zu bytes from PE %d", n, from);
+  incoming in{from, std::vector<uint8_t>(static_cast<const uint8_t*>(data), static_cast<const uint8_t*>(data) + n)};
+  {
+    std::lock_guard<std::mutex> g(inbox_mu_);
+    inbox_.push_back(std::move(in));
+    inbox_size_.fetch_add(1, std::memory_order_release);
+  }
+  if (!in_service) runtime::get().progress().wake();
+}
+
+void space::send(int pe, const message& m, const void* extra, size_t extra_n) {
+  RDSM_LOG_TRACE("dsm", "-> PE %d %s page %u", pe, msg_name(m.kind), m.page);
+  std::atomic_thread_fence(std::memory_order_release);  // frame writes before the message that announces them
+  std::vector<uint8_t> bytes(sizeof m + extra_n);
+  std::memcpy(bytes.data(), &m, sizeof m);
+  if (extra_n != 0) std::memcpy(bytes.data() + sizeof m, extra, extra_n);
+  if (pe == my_pe_) {
+    std::lock_guard<std::mutex> g(inbox_mu_);
+    inbox_.push_back({pe, std::move(bytes)});
+    inbox_size_.fetch_add(1, std::memory_order_release);
+  } else {
+    status s = runtime::get().net().send_message(pe, bytes.data(), bytes.size());
+    if (!s.ok()) fatal("dsm: %s", s.message().c_str());
+  }
+  if (!in_service) runtime::get().progress().wake();
+}
+
+void space::handle(int from, const message& m, const uint8_t* extra, size_t extra_n) {
+  if (m.page >= n_pages_) fatal("dsm: protocol message for page %u out of range from PE %d", m.page, from);
+  RDSM_LOG_TRACE("dsm", "<- PE %d %s page %u", from, msg_name(m.kind), m.page);
+  std::atomic_thread_fence(std::memory_order_acquire);
+  switch (m.kind) {
+    case msg_kind::read_req:
+    case msg_kind::write_req: home_request(from, m); break;
+    case msg_kind::recall: on_recall(from, m); break;
+    case msg_kind::inv: {
+      if (state(m.page) == page_state::shared) {
+        protect(m.page, 1, page_state::invalid);
+        stats_.invalidations.fetch_add(1, std::memory_order_relaxed);
+      }
+      send(from, message{msg_kind::inv_ack, 0, 0, 0, m.page, 0});
+      break;
+    }
+    case msg_kind::recall_ack: home_ack(m.page, true); break;
+    case msg_kind::inv_ack: home_ack(m.page, false); break;
+    case msg_kind::read_grant:
+    case msg_kind::write_grant: on_grant(m); break;
+    case msg_kind::write_back:
+      // The frame already holds the data (put and completed before this message). Ignored when the sender
+      // lost ownership meanwhile (a recall crossed this message): the recall brought the same data.
+      ++dir_version_[m.page];
+      if (owner_[m.page] == from) {
+        owner_[m.page] = no_pe;
+        set_sharer(m.page, from, true);
+      }
+      break;
+    case msg_kind::diff: on_diff(from, m, extra, extra_n); break;
+    case msg_kind::diff_ack: diffs_in_flight_.fetch_sub(1, std::memory_order_release); break;
+  }
+}
+
+// ---- requester side ----
+
+bool space::satisfied(uint32_t page, bool write) const {
+  const page_state s = state(page);
+  return write ? s == page_state::modified : s != page_state::invalid;
+}
+
+void space::serve_faults() {
+  if (posted_.load(std::memory_order_acquire) == 0) return;
+  for (fault_slot& slot : slots_) {
+    if (slot.state.load(std::memory_order_acquire) != fault_slot::posted) continue;
+    const uint32_t page = slot.page;
+    if (homes_[page] == no_pe)
+      fatal("segmentation fault at %p: DSM memory that is not allocated (freed, or never returned by "
+            "rdsm_dsm_alloc); check the pointer",
+            view(page));
+    if (slot.write && advice_[page] == RDSM_DSM_READ_ONLY)
+      fatal("write to %p, in a DSM region advised RDSM_DSM_READ_ONLY; advise it RDSM_DSM_DEFAULT before writing",
+            view(page));
+    if (satisfied(page, slot.write)) {
+      complete_fault(slot);
+      posted_.fetch_sub(1, std::memory_order_release);
+    } else if (!pending_[page]) {
+      start_request(page, slot.write);
+      if (satisfied(page, slot.write)) {  // served locally (write-shared twin)
+        complete_fault(slot);
+        posted_.fetch_sub(1, std::memory_order_release);
+      }
+    }
+  }
+}
+
+void space::start_request(uint32_t page, bool write) {
+  resolve_home(page);
+  const int h = home(page);
+  const page_state s = state(page);
+  const bool ws = release_mode_ && advice_[page] == RDSM_DSM_WRITE_SHARED;
+  if (ws && write && s == page_state::shared) {
+    // Several writers: keep a twin to diff against at release; nobody is asked.
+    if (h != my_pe_) {
+      auto twin = std::make_unique<char[]>(page_size_);
+      std::memcpy(twin.get(), frame(page), page_size_);
+      twins_[page] = std::move(twin);
+    }
+    ws_dirty_.push_back(page);
+    protect(page, 1, page_state::modified);
+    return;
+  }
+  const bool take_ownership = !ws && (write || advice_[page] == RDSM_DSM_MIGRATORY);
+  message m{take_ownership ? msg_kind::write_req : msg_kind::read_req, 0, 0, 0, page, 0};
+  if (take_ownership) {
+    m.current = s == page_state::shared ? 1 : 0;
+    m.version = versions_[page];
+  }
+  pending_[page] = 1;
+  send(h, m);
+}
+
+void space::on_grant(const message& m) {
+  const uint32_t page = m.page;
+  pending_[page] = 0;
+  const bool at_home = home(page) == my_pe_;
+  if (m.kind == msg_kind::read_grant) {
+    if (!at_home) fetch(page);
+    versions_[page] = m.version;
+    protect(page, 1, page_state::shared);
+    return;
+  }
+  if (!at_home && m.current == 0) fetch(page);
+  versions_[page] = m.version;
+  protect(page, 1, page_state::modified);
+  if (m.notify != 0 && notify_[page] == 0) {
+    notify_[page] = 1;
+    notify_list_.push_back(page);
+  }
+  if (release_mode_ && advice_[page] == RDSM_DSM_PRODUCER_CONSUMER && !at_home) pc_dirty_.push_back(page);
+}
+
+void space::on_recall(int from, const message& m) {
+  const uint32_t page = m.page;
+  const page_state s = state(page);
+  if (s == page_state::modified) {
+    // Access goes first, so no store slips in after the copy; then the copy reaches the home.
+    protect(page, 1, m.keep_shared != 0 ? page_state::shared : page_state::invalid);
+    if (home(page) != my_pe_) write_back(page);
+  } else if (m.keep_shared == 0 && s == page_state::shared) {
+    protect(page, 1, page_state::invalid);
+  }
+  if (m.keep_shared == 0 && s != page_state::invalid) stats_.invalidations.fetch_add(1, std::memory_order_relaxed);
+  send(from, message{msg_kind::recall_ack, 0, 0, 0, page, 0});
+}
+
+// ---- home side ----
+
+void space::home_request(int from, const message& m) {
+  stats_.requests_served.fetch_add(1, std::memory_order_relaxed);
+  request r{m.kind, from, m.version, m.current != 0};
+  auto it = busy_.find(m.page);
+  if (it != busy_.end()) {
+    queued_[m.page].push_back(r);
+    return;
+  }
+  busy_[m.page] = transaction{r};
+  home_begin(m.page);
+}
+
+void space::home_begin(uint32_t page) {
+  transaction& t = busy_[page];
+  const int from = t.req.from;
+  const int32_t o = owner_[page];
+  if (o >= 0 && o != from) {
+    send(o, message{msg_kind::recall, t.req.kind == msg_kind::read_req ? uint8_t{1} : uint8_t{0}, 0, 0, page, 0});
+    ++t.acks;
+    t.recalled = true;
+  }
+  if (t.req.kind == msg_kind::write_req && !release_mode_) {
+    for (int pe = 0; pe < n_pes_; ++pe)
+      if (pe != from && pe != o && is_sharer(page, pe)) {
+        send(pe, message{msg_kind::inv, 0, 0, 0, page, 0});
+        ++t.acks;
+      }
+  }
+  if (t.acks == 0) home_complete(page);
+}
+
+void space::home_ack(uint32_t page, bool bump) {
+  auto it = busy_.find(page);
+  if (it == busy_.end()) fatal("dsm: acknowledgement for page %u without a transaction (protocol error)", page);
+  if (bump) ++dir_version_[page];  // the owner's writes are in the home's frame now
+  if (--it->second.acks == 0) home_complete(page);
+}
+
+void space::home_complete(uint32_t page) {
+  const transaction t = busy_[page];
+  busy_.erase(page);
+  const int from = t.req.from;
+  if (t.req.kind == msg_kind::read_req) {
+    if (t.recalled) {
+      set_sharer(page, owner_[page], true);
+      owner_[page] = no_pe;
+    }
+    set_sharer(page, from, true);
+    send(from, message{msg_kind::read_grant, 0, 0, 0, page, dir_version_[page]});
+  } else {
+    // Sequential: the sharers were invalidated. Release: they keep (possibly stale) copies, dropped at their
+    // next acquire thanks to the writer's notice.
+    if (!release_mode_) clear_sharers(page);
+    set_sharer(page, from, false);
+    message g{msg_kind::write_grant, 0, 0, 0, page, dir_version_[page]};
+    g.notify = release_mode_ && other_sharers(page, from) ? 1 : 0;
+    g.current = t.req.has_copy && t.req.version == dir_version_[page] ? 1 : 0;
+    owner_[page] = from;
+    send(from, g);
+  }
+  auto q = queued_.find(page);
+  if (q != queued_.end()) {
+    request next = q->second.front();
+    q->second.pop_front();
+    if (q->second.empty()) queued_.erase(q);
+    busy_[page] = transaction{next};
+    home_begin(page);
+  }
+}
+
+void space::on_diff(int from, const message& m, const uint8_t* runs, size_t n) {
+  // Runs of (offset u32, length u32, bytes): written straight into the home's frame.
+  char* f = frame(m.page);
+  for (size_t at = 0; at + 8 <= n;) {
+    uint32_t off = 0, len = 0;
+    std::memcpy(&off, runs + at, 4);
+    std::memcpy(&len, runs + at + 4, 4);
+    at += 8;
+    if (off + len > page_size_ || at + len > n) fatal("dsm: malformed diff for page %u from PE %d", m.page, from);
+    std::memcpy(f + off, runs + at, len);
+    at += len;
+  }
+  ++dir_version_[m.page];
+  send(from, message{msg_kind::diff_ack, 0, 0, 0, m.page, 0});
+}
+
+// ---- data movement and protection ----
+
+void space::fetch(uint32_t page) {
+  runtime& rt = runtime::get();
+  const int h = home(page);
+  const sym_addr at{dsm_region, static_cast<uint64_t>(page) << shift_};
+  if (void* src = rt.mapped(at, h)) {
+    std::atomic_thread_fence(std::memory_order_acquire);
+    std::memcpy(frame(page), src, page_size_);
+  } else {
+    status s = rt.net().get(stream_, dsm_region, h, rt.remote_addr(at, h), frame(page), page_size_, false);
+    if (!s.ok()) fatal("dsm: fetching page %u from PE %d: %s", page, h, s.message().c_str());
+    after_dma_write({frame(page), page_size_});
+  }
+  stats_.fetches.fetch_add(1, std::memory_order_relaxed);
+}
+
+void space::write_back(uint32_t page) {
+  runtime& rt = runtime::get();
+  const int h = home(page);
+  const sym_addr at{dsm_region, static_cast<uint64_t>(page) << shift_};
+  if (void* dst = rt.mapped(at, h)) {
+    std::memcpy(dst, frame(page), page_size_);
+    std::atomic_thread_fence(std::memory_order_release);
+  } else {
+    before_dma_read({frame(page), page_size_});
+    status s = rt.net().put(stream_, dsm_region, h, rt.remote_addr(at, h), frame(page), page_size_, false);
+    if (s.ok()) s = rt.net().quiet(stream_);
+    if (!s.ok()) fatal("dsm: writing page %u back to PE %d: %s", page, h, s.message().c_str());
+  }
+  stats_.write_backs.fetch_add(1, std::memory_order_relaxed);
+}
+
+void space::protect(uint32_t page, uint32_t n, page_state s) {
+  const int prot = s == page_state::modified ? PROT_READ | PROT_WRITE
+                   : s == page_state::shared ? PROT_READ
+                                              : PROT_NONE;
+  if (mprotect(view(page), static_cast<size_t>(n) << shift_, prot) != 0)
+    fatal("dsm: mprotect of %u pages at %p failed: %s; raise vm.max_map_count or use a larger RDSM_DSM_PAGE_SIZE", n,
+          view(page), std::strerror(errno));
+  for (uint32_t i = 0; i < n; ++i) states_[page + i].store(s, std::memory_order_release);
+}
+
+}  // namespace rdsm::detail::dsm

@@ -1,0 +1,324 @@
+// The DSM space: start-up (reservation, frames, registration), allocation with placement, annotations.
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+
+#include "common/log.hpp"
+#include "core/memory.hpp"
+#include "core/rma.hpp"
+#include "core/runtime.hpp"
+#include "core/sync.hpp"
+#include "dsm/dsm.hpp"
+#include "dsm/fault.hpp"
+
+namespace rdsm::detail::dsm {
+
+std::atomic<space*> space::instance_{nullptr};
+
+namespace {
+
+std::mutex start_mu;
+
+std::string human(size_t b) {
+  if (b >= (size_t{1} << 20)) return format("%.1f MiB", static_cast<double>(b) / (1 << 20));
+  return format("%.1f KiB", static_cast<double>(b) / 1024);
+}
+
+}  // namespace
+
+space& space::ensure(const char* fn) {
+  runtime::checked(fn);
+  if (space* s = get()) return *s;
+  std::lock_guard<std::mutex> lock(start_mu);
+  if (space* s = get()) return *s;
+  auto* s = new space();
+  s->start(fn);
+  instance_.store(s, std::memory_order_release);
+  return *s;
+}
+
+void space::start(const char* fn) {
+  runtime& rt = runtime::get();
+  const config& cfg = rt.cfg();
+  my_pe_ = rt.my_pe();
+  n_pes_ = rt.n_pes();
+  release_mode_ = cfg.dsm_consistency != "sequential";
+  page_size_ = cfg.dsm_page_size;
+  const auto sys_page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
+  if (page_size_ < sys_page || (page_size_ & (page_size_ - 1)) != 0 || page_size_ > symmetric_heap::max_alignment)
+    fatal("%s: RDSM_DSM_PAGE_SIZE=%zu is not a power of two between the system page size (%zu) and 2 MiB; "
+          "use e.g. 4K or 64K",
+          fn, page_size_, sys_page);
+  shift_ = static_cast<unsigned>(__builtin_ctzll(page_size_));
+  size_ = (cfg.dsm_size + page_size_ - 1) / page_size_ * page_size_;
+  if (size_ == 0 || size_ / page_size_ > (uint64_t{1} << 31))
+    fatal("%s: RDSM_DSM_SIZE=%zu is out of range; use between one page and 2^31 pages", fn, static_cast<size_t>(cfg.dsm_size));
+  n_pages_ = static_cast<uint32_t>(size_ / page_size_);
+  char* end = nullptr;
+  errno = 0;
+  base_ = std::strtoull(cfg.dsm_base.c_str(), &end, 0);
+  if (errno != 0 || end == cfg.dsm_base.c_str() || *end != '\0' || base_ % symmetric_heap::max_alignment != 0)
+    fatal("%s: RDSM_DSM_BASE=%s is not an address aligned to 2 MiB; use e.g. 0x200000000000", fn, cfg.dsm_base.c_str());
+  if (cfg.progress_thread == "off")
+    fatal("%s: the DSM needs the progress thread to serve its protocol; unset RDSM_PROGRESS_THREAD=off", fn);
+  if (!rt.progress().running()) {
+    status s = rt.progress().start();
+    if (!s.ok()) fatal("%s: %s", fn, s.message().c_str());
+  }
+
+  // Frames: one memory file, mapped read-write here (the alias) and at the agreed base (the view).
+  data_segment area;
+  auto fd = create_shared_area(size_, area);
+  if (!fd.ok()) fatal("%s: DSM frames: %s; lower RDSM_DSM_SIZE", fn, fd.error().message().c_str());
+  fd_ = fd.value();
+  alias_ = reinterpret_cast<char*>(area.start);
+  void* at = mmap(reinterpret_cast<void*>(base_), size_, PROT_NONE, MAP_SHARED | MAP_FIXED_NOREPLACE, fd_, 0);
+  if (at == MAP_FAILED || reinterpret_cast<uintptr_t>(at) != base_)
+    fatal("%s: the DSM range [%#lx, %#lx) is not free in PE %d (%s); set RDSM_DSM_BASE to an address free in "
+          "every PE or lower RDSM_DSM_SIZE",
+          fn, static_cast<unsigned long>(base_), static_cast<unsigned long>(base_ + size_), my_pe_,
+          at == MAP_FAILED ? std::strerror(errno) : "the kernel placed it elsewhere");
+
+  auto st = rt.net().create_stream(false);
+  if (!st.ok()) fatal("%s: %s", fn, st.error().message().c_str());
+  stream_ = st.value();
+  status s = rt.attach_region(dsm_region, area, fd_);
+  if (!s.ok()) fatal("%s: registering the DSM frames: %s", fn, s.message().c_str());
+
+  blocks_ = std::make_unique<symmetric_heap>(reinterpret_cast<void*>(base_), size_);
+  states_ = std::make_unique<std::atomic<page_state>[]>(n_pages_);
+  homes_.assign(n_pages_, no_pe);
+  advice_.assign(n_pages_, RDSM_DSM_DEFAULT);
+  versions_.assign(n_pages_, 0);
+  pending_.assign(n_pages_, 0);
+  notify_.assign(n_pages_, 0);
+  owner_.assign(n_pages_, no_pe);
+  dir_version_.assign(n_pages_, 0);
+  words_ = (static_cast<size_t>(n_pes_) + 63) / 64;
+  sharers_.assign(static_cast<size_t>(n_pages_) * words_, 0);
+  claims_ = static_cast<int32_t*>(sym_allocate(fn, sizeof(int32_t) * n_pages_, 0, true));
+  notice_log_ = static_cast<uint64_t*>(sym_allocate(fn, sizeof(uint64_t) * (8 + 2 * notice_ring), 0, true));
+  if (claims_ == nullptr || notice_log_ == nullptr)
+    fatal("%s: no symmetric heap left for the DSM's tables (%zu bytes); raise SHMEM_SYMMETRIC_SIZE", fn,
+          sizeof(int32_t) * n_pages_ + sizeof(uint64_t) * (8 + 2 * notice_ring));
+
+  s = rt.net().set_message_handler([this](int from, const void* data, size_t n) { on_message(from, data, n); });
+  if (!s.ok()) fatal("%s: %s", fn, s.message().c_str());
+  rt.progress().set_service(&space::service);
+  install_fault_handler(this);
+  rt.at_finalize([this] { stop(); });
+  barrier_all();
+}
+
+void space::stop() {
+  barrier_all();  // every PE is done with the DSM
+  runtime& rt = runtime::get();
+  rt.progress().set_service(nullptr);
+  std::lock_guard<std::mutex> lock(mu_);  // a service round under way finishes first
+  (void)rt.net().set_message_handler(nullptr);
+  remove_fault_handler();
+  instance_.store(nullptr, std::memory_order_release);
+  munmap(reinterpret_cast<void*>(base_), size_);
+  // The alias stays mapped: the runtime unregisters it from the transport at its shutdown. The object is
+  // left for the process's end (a service round may still hold a pointer to it).
+}
+
+void* space::allocate(const char* fn, size_t bytes, rdsm_dsm_placement_t placement, size_t param) {
+  runtime& rt = runtime::get();
+  if (placement == RDSM_DSM_ON_PE && param >= static_cast<size_t>(n_pes_))
+    fatal("%s: home PE %zu out of range [0, %d); pass a PE number below shmem_n_pes()", fn, param, n_pes_);
+  if (placement < RDSM_DSM_BLOCK || placement > RDSM_DSM_ON_PE)
+    fatal("%s: placement %d is not one of RDSM_DSM_BLOCK, _CYCLIC, _FIRST_TOUCH, _ON_PE", fn, static_cast<int>(placement));
+  if (bytes == 0) return nullptr;
+  const size_t rounded = (bytes + page_size_ - 1) / page_size_ * page_size_;
+  std::unique_lock<std::mutex> lock(mu_);
+  void* p = rounded < bytes ? nullptr : blocks_->allocate(rounded, page_size_);
+  if (p == nullptr) {
+    if (my_pe_ == 0)
+      RDSM_LOG_WARN("dsm", "%s: cannot allocate %s: %s of the DSM space free (largest block %s) of %s; raise "
+                           "RDSM_DSM_SIZE",
+                    fn, human(bytes).c_str(), human(blocks_->bytes_free()).c_str(),
+                    human(blocks_->largest_free()).c_str(), human(size_).c_str());
+    lock.unlock();
+    barrier_all();
+    return nullptr;
+  }
+  const uint32_t first = page_of(reinterpret_cast<uintptr_t>(p));
+  const auto n = static_cast<uint32_t>(rounded >> shift_);
+  const uint32_t share = (n + static_cast<uint32_t>(n_pes_) - 1) / static_cast<uint32_t>(n_pes_);
+  const size_t cyclic_pages = std::max<size_t>(1, (param + page_size_ - 1) / page_size_);
+  for (uint32_t i = 0; i < n; ++i) {
+    const uint32_t page = first + i;
+    int32_t h = 0;
+    switch (placement) {
+      case RDSM_DSM_BLOCK: h = static_cast<int32_t>(i / share); break;
+      case RDSM_DSM_CYCLIC: h = static_cast<int32_t>((i / cyclic_pages) % static_cast<size_t>(n_pes_)); break;
+      case RDSM_DSM_FIRST_TOUCH: h = home_undecided; break;
+      case RDSM_DSM_ON_PE: h = static_cast<int32_t>(param); break;
+    }
+    homes_[page] = h;
+    advice_[page] = RDSM_DSM_DEFAULT;
+    versions_[page] = 0;
+    pending_[page] = 0;
+    dir_version_[page] = 0;
+    clear_sharers(page);
+    // A home starts as its pages' owner (modified: it writes them without faults until a peer reads);
+    // with first touch every PE presumes itself the owner, which holds in whichever PE wins the claim.
+    owner_[page] = (h == my_pe_ || h == home_undecided) ? my_pe_ : no_pe;
+  }
+  // Protection in runs of equal state: one mprotect per run, not per page.
+  for (uint32_t i = 0; i < n;) {
+    const bool mine = homes_[first + i] == my_pe_;
+    uint32_t j = i + 1;
+    while (j < n && (homes_[first + j] == my_pe_) == mine) ++j;
+    protect(first + i, j - i, mine ? page_state::modified : page_state::invalid);
+    i = j;
+  }
+  lock.unlock();
+  (void)rt;
+  barrier_all();
+  return p;
+}
+
+void space::release_block(const char* fn, void* p) {
+  if (p == nullptr) return;
+  release();
+  barrier_all();  // no PE still uses the block
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    const size_t bytes = blocks_->block_size(p);
+    if (!contains(reinterpret_cast<uintptr_t>(p)) || bytes == 0 || !blocks_->release(p))
+      fatal("%s: %p was not returned by rdsm_dsm_alloc (or was already freed); pass a pointer from the DSM "
+            "allocator",
+            fn, p);
+    const uint32_t first = page_of(reinterpret_cast<uintptr_t>(p));
+    const auto n = static_cast<uint32_t>(bytes >> shift_);
+    protect(first, n, page_state::invalid);
+    // Zero this PE's frames (home copies and cached copies alike): the next allocation reads zeros.
+    if (fallocate(fd_, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, static_cast<off_t>(first) << shift_,
+                  static_cast<off_t>(bytes)) != 0)
+      std::memset(frame(first), 0, bytes);
+    auto in_block = [&](uint32_t page) { return page - first < n; };
+    for (uint32_t page = first; page < first + n; ++page) {
+      homes_[page] = no_pe;
+      owner_[page] = no_pe;
+      notify_[page] = 0;
+      claims_[page] = 0;
+      clear_sharers(page);
+      twins_.erase(page);
+    }
+    std::erase_if(notify_list_, in_block);
+    std::erase_if(ws_dirty_, in_block);
+    std::erase_if(pc_dirty_, in_block);
+  }
+  barrier_all();
+}
+
+void space::advise(const char* fn, void* p, size_t bytes, rdsm_dsm_advice_t advice) {
+  if (advice < RDSM_DSM_DEFAULT || advice > RDSM_DSM_PRODUCER_CONSUMER)
+    fatal("%s: advice %d is not an rdsm_dsm_advice_t value", fn, static_cast<int>(advice));
+  const auto a = reinterpret_cast<uintptr_t>(p);
+  if (bytes == 0) return;
+  if (!contains(a) || !contains(a + bytes - 1))
+    fatal("%s: [%p, +%zu) is not inside the DSM space; pass memory from rdsm_dsm_alloc", fn, p, bytes);
+  const uint32_t first = page_of(a);
+  const uint32_t last = page_of(a + bytes - 1);
+  for (uint32_t page = first; page <= last; ++page)
+    if (homes_[page] == no_pe)
+      fatal("%s: %p is not allocated DSM memory; pass memory from rdsm_dsm_alloc", fn, view(page));
+  // 1. Every writer's changes reach the homes; every cached copy is dropped; homes forget owner and sharers.
+  release();
+  barrier_all();
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    for (uint32_t page = first; page <= last; ++page) {
+      if (homes_[page] == home_undecided) continue;
+      if (homes_[page] != my_pe_) {
+        if (state(page) == page_state::modified && advice_[page] != RDSM_DSM_PRIVATE) write_back(page);
+        protect(page, 1, page_state::invalid);
+      } else {
+        owner_[page] = no_pe;
+        clear_sharers(page);
+        ++dir_version_[page];
+      }
+    }
+  }
+  barrier_all();
+  // 2. The annotation's starting state.
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    for (uint32_t page = first; page <= last; ++page) {
+      advice_[page] = static_cast<uint8_t>(advice);
+      const int32_t h = homes_[page];
+      if (h == home_undecided) continue;
+      const bool shared_at_home =
+          advice == RDSM_DSM_READ_ONLY || (advice == RDSM_DSM_WRITE_SHARED && release_mode_);
+      if (advice == RDSM_DSM_PRIVATE) {
+        if (h != my_pe_) fetch(page);
+        protect(page, 1, page_state::modified);
+      } else if (h == my_pe_) {
+        if (!shared_at_home) owner_[page] = my_pe_;
+        protect(page, 1, shared_at_home ? page_state::shared : page_state::modified);
+      }
+    }
+  }
+  barrier_all();
+}
+
+int space::home_of(const void* p) const {
+  const auto a = reinterpret_cast<uintptr_t>(p);
+  if (!contains(a)) return no_pe;
+  const int32_t h = homes_[page_of(a)];
+  return h >= 0 ? h : no_pe;
+}
+
+void space::stats(rdsm_dsm_stats_t* out) const {
+  out->read_faults = stats_.read_faults.load();
+  out->write_faults = stats_.write_faults.load();
+  out->fetches = stats_.fetches.load();
+  out->invalidations = stats_.invalidations.load();
+  out->write_backs = stats_.write_backs.load();
+  out->diffs = stats_.diffs.load();
+  out->diff_bytes = stats_.diff_bytes.load();
+  out->notices = stats_.notices.load();
+  out->requests_served = stats_.requests_served.load();
+}
+
+bool space::resolve_home(uint32_t page) {
+  if (homes_[page] != home_undecided) return homes_[page] >= 0;
+  // First touch: the page's manager (page mod n) holds a claim word; the first compare-and-swap wins.
+  const int manager = static_cast<int>(page % static_cast<uint32_t>(n_pes_));
+  const uint64_t old = detail::atomic("rdsm_dsm (first touch)", amo_op::cswap, &claims_[page], 4,
+                                      static_cast<uint64_t>(my_pe_ + 1), 0, manager, stream_);
+  homes_[page] = old == 0 ? my_pe_ : static_cast<int32_t>(old) - 1;
+  return true;
+}
+
+bool space::is_sharer(uint32_t page, int pe) const {
+  return (sharers_[page * words_ + static_cast<size_t>(pe) / 64] >> (pe % 64) & 1) != 0;
+}
+
+void space::set_sharer(uint32_t page, int pe, bool on) {
+  uint64_t& w = sharers_[page * words_ + static_cast<size_t>(pe) / 64];
+  const uint64_t bit = uint64_t{1} << (pe % 64);
+  w = on ? (w | bit) : (w & ~bit);
+}
+
+void space::clear_sharers(uint32_t page) {
+  std::fill_n(sharers_.begin() + static_cast<ptrdiff_t>(page * words_), words_, 0);
+}
+
+bool space::other_sharers(uint32_t page, int pe) const {
+  for (size_t w = 0; w < words_; ++w) {
+    uint64_t bits = sharers_[page * words_ + w];
+    if (static_cast<size_t>(pe) / 64 == w) bits &= ~(uint64_t{1} << (pe % 64));
+    if (bits != 0) return true;
+  }
+  return false;
+}
+
+}  // namespace rdsm::detail::dsm
