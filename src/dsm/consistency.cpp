@@ -100,7 +100,7 @@ void space::publish(const std::vector<uint32_t>& pages) {
   for (uint64_t j = 0; j < k; ++j) {
     const uint64_t value = static_cast<uint64_t>(my_pe_) << 32 | pages[j];
     uint64_t* entry = notice_log_ + header_words + 2 * ((first + j) % notice_ring);
-    detail::put(fn_release, entry + 1, &value, 8, ring_pe, true, stream_);
+    detail::put(fn_release, entry + 1, &value, 8, ring_pe, false, stream_);
   }
   std::atomic_thread_fence(std::memory_order_release);
   detail::fence(stream_);

@@ -232,6 +232,13 @@ void space::home_begin(uint32_t page) {
     ++t.acks;
     t.recalled = true;
   }
+  if (t.req.kind == msg_kind::write_req && from != my_pe_ && state(page) == page_state::shared) {
+    // The home's copy is its frame, which the new owner's writes bypass until they come back by a recall:
+    // the home drops its own access here (in both modes), so a readable home page is always current.
+    protect(page, 1, page_state::invalid);
+    set_sharer(page, my_pe_, false);
+    stats_.invalidations.fetch_add(1, std::memory_order_relaxed);
+  }
   if (t.req.kind == msg_kind::write_req && !release_mode_) {
     for (int pe = 0; pe < n_pes_; ++pe)
       if (pe != from && pe != o && is_sharer(page, pe)) {
