@@ -47,9 +47,6 @@ uint64_t now_ns() {
   return static_cast<uint64_t>(ts.tv_sec) * 1000000000u + static_cast<uint64_t>(ts.tv_nsec);
 }
 
-// After work, the thread keeps polling this long before it sleeps: a protocol exchange's next message
-// usually arrives within it, and a sleeping thread's wake-up costs tens of microseconds here.
-constexpr uint64_t linger_ns = 50000;
 }  // namespace
 
 bool progress_engine::step() {
@@ -69,7 +66,7 @@ void progress_engine::run() {
       } else if ((idle & 15) == 15) {
         const uint64_t t = now_ns();
         if (last_work == 0) last_work = t;
-        if (t - last_work > linger_ns) break;
+        if (t - last_work > linger_ns_.load(std::memory_order_relaxed)) break;
         sched_yield();
       }
     }

@@ -27,6 +27,10 @@ class progress_engine {
   void set_service(bool (*service)()) { service_.store(service, std::memory_order_release); }
   /// Wakes the thread (async-signal-safe: a fault handler calls it).
   void wake();
+  /// How long the thread keeps polling after work before it sleeps: a protocol exchange's next message
+  /// usually arrives within it, and a sleeping thread's wake-up costs tens of microseconds here. Zero
+  /// when more threads than cores would poll (oversubscribed PEs).
+  void set_linger(uint64_t ns) { linger_ns_.store(ns, std::memory_order_relaxed); }
 
  private:
   void run();
@@ -36,6 +40,7 @@ class progress_engine {
   int wake_fd_ = -1;
   std::atomic<bool> stop_{false};
   std::atomic<bool (*)()> service_{nullptr};
+  std::atomic<uint64_t> linger_ns_{50000};
 };
 
 /// Back-off for waiting loops: spins for ~20 us, then yields the CPU until ~1 ms, then sleeps in

@@ -177,6 +177,11 @@ status runtime::exchange_region(int id, uintptr_t origin, size_t length) {
   return {};
 }
 
+bool runtime::oversubscribed() const {
+  const long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+  return 2L * local_pes() > (cpus > 0 ? cpus : 1);
+}
+
 status runtime::attach_region(int id, const data_segment& area, int fd) {
   RDSM_ASSIGN_OR_RETURN(int got, net_->map_region(reinterpret_cast<void*>(area.start), area.length));
   if (got != id) return status::error("internal: unexpected region order");

@@ -51,6 +51,15 @@ class runtime {
   bootstrap& boot() { return *boot_; }
   symmetric_heap& heap() { return *heap_; }
   progress_engine& progress() { return *progress_; }
+  /// PEs of the job on this host (those whose sync region this PE maps), itself included.
+  int local_pes() const {
+    int n = 0;
+    for (void* p : mapped_[sync_region]) n += p != nullptr ? 1 : 0;
+    return n > 0 ? n : 1;
+  }
+  /// True when this host's PEs, each with a program thread and a progress thread, outnumber its CPUs:
+  /// waiting then blocks early instead of polling.
+  bool oversubscribed() const;
   /// True when some peer's region is reached through UCX, whose emulated operations need this PE's CPU.
   bool uses_transport() const { return uses_transport_; }
   /// Transport stream for the runtime's own synchronization signals (barrier epochs): separate from the

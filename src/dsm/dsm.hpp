@@ -107,6 +107,8 @@ class space {
   void send(int pe, const message& m, const void* extra = nullptr, size_t extra_n = 0);
   void start_request(uint32_t page, bool write);
   void serve_faults();
+  void release_waiter(fault_slot& slot);
+  void release_waiters(uint32_t page);
   void home_request(int from, const message& m);
   void home_begin(uint32_t page);
   void home_ack(uint32_t page, bool bump);
@@ -148,6 +150,7 @@ class space {
   int my_pe_ = 0;
   int n_pes_ = 1;
   bool release_mode_ = true;
+  bool oversubscribed_ = false;  // more polling threads than CPUs on this host: waiting blocks early
   int stream_ = 0;  // transport stream for frame transfers
   std::unique_ptr<symmetric_heap> blocks_;
   int32_t* claims_ = nullptr;  // symmetric: first-touch claims, one word per page, at the page's manager
@@ -193,6 +196,19 @@ class space {
   };
   std::deque<incoming> inbox_;
   std::atomic<size_t> inbox_size_{0};
+  std::deque<incoming> self_;      // messages the progress thread sends itself: handled right after the
+                                   // message that caused them, before any other (a home's own grant must
+                                   // not be overtaken by a peer's request)
+  std::deque<incoming> deferred_;  // messages that take a page away from a thread that just got it
+  std::atomic<size_t> deferred_size_{0};
+  // A page granted to a faulting thread stays for it until it ran its access: `held_` counts faults
+  // completed whose thread has not resumed, `resumed_ns_` is when the last one resumed.
+  std::unique_ptr<std::atomic<uint32_t>[]> held_;
+  std::unique_ptr<std::atomic<uint64_t>[]> resumed_ns_;
+  bool must_hold(uint32_t page) const;
+  bool defer(int from, const message& m);
+  void dispatch(incoming& in);
+  void drain_self();
   static constexpr int n_slots = 64;
   fault_slot slots_[n_slots];
   std::atomic<int> posted_{0};

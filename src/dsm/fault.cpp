@@ -134,7 +134,7 @@ void space::post_fault(uint32_t page, bool write) {
       continue;
     }
     if (start == 0) start = now_ns();
-    if (now_ns() - start < 200000) {
+    if (!oversubscribed_ && now_ns() - start < 200000) {
       sched_yield();
       continue;
     }
@@ -142,6 +142,8 @@ void space::post_fault(uint32_t page, bool write) {
     syscall(SYS_futex, &slot->state, FUTEX_WAIT_PRIVATE, fault_slot::posted, &limit, nullptr, 0);
   }
   slot->state.store(fault_slot::free_slot, std::memory_order_release);
+  resumed_ns_[page].store(now_ns(), std::memory_order_release);
+  held_[page].fetch_sub(1, std::memory_order_acq_rel);
 }
 
 }  // namespace rdsm::detail::dsm

@@ -1,6 +1,7 @@
 // The coherence protocol, run by the progress thread: requests for faulting threads, the home's
 // directory transactions, recalls, invalidations, grants and diffs (docs/design/dsm.md has the table).
 #include <sys/mman.h>
+#include <time.h>
 
 #include <cstring>
 
@@ -32,10 +33,18 @@ bool space::service() {
 }
 
 bool space::serve() {
-  if (inbox_size_.load(std::memory_order_acquire) == 0 && posted_.load(std::memory_order_acquire) == 0) return false;
+  if (inbox_size_.load(std::memory_order_acquire) == 0 && posted_.load(std::memory_order_acquire) == 0 &&
+      deferred_size_.load(std::memory_order_acquire) == 0)
+    return false;
   std::unique_lock<std::mutex> lock(mu_, std::try_to_lock);
   if (!lock.owns_lock()) return true;  // a synchronization call holds the state briefly; come back
   bool did = false;
+  if (!deferred_.empty()) {
+    std::deque<incoming> waiting;
+    waiting.swap(deferred_);
+    for (incoming& in : waiting) dispatch(in);
+    did = deferred_.size() < waiting.size();
+  }
   for (;;) {
     std::deque<incoming> batch;
     {
@@ -45,14 +54,70 @@ bool space::serve() {
     }
     if (batch.empty()) break;
     did = true;
-    for (const incoming& in : batch) {
-      message m;
-      std::memcpy(&m, in.bytes.data(), sizeof m);
-      handle(in.from, m, in.bytes.data() + sizeof m, in.bytes.size() - sizeof m);
-    }
+    for (incoming& in : batch) dispatch(in);
   }
-  serve_faults();
-  return did;
+  // Faults served at this PE's own home complete through self messages: serve until none is left.
+  for (;;) {
+    serve_faults();
+    if (self_.empty()) break;
+    did = true;
+    drain_self();
+  }
+  deferred_size_.store(deferred_.size(), std::memory_order_release);
+  return did || !deferred_.empty();
+}
+
+void space::dispatch(incoming& in) {
+  message m;
+  std::memcpy(&m, in.bytes.data(), sizeof m);
+  if (defer(in.from, m)) {
+    deferred_.push_back(std::move(in));
+    return;
+  }
+  handle(in.from, m, in.bytes.data() + sizeof m, in.bytes.size() - sizeof m);
+  drain_self();
+}
+
+void space::drain_self() {
+  while (!self_.empty()) {
+    incoming own = std::move(self_.front());
+    self_.pop_front();
+    message m;
+    std::memcpy(&m, own.bytes.data(), sizeof m);
+    handle(own.from, m, own.bytes.data() + sizeof m, own.bytes.size() - sizeof m);
+  }
+}
+
+namespace {
+uint64_t now_ns() {
+  timespec ts{};
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return static_cast<uint64_t>(ts.tv_sec) * 1000000000u + static_cast<uint64_t>(ts.tv_nsec);
+}
+// How long a page stays with a thread after it resumed from its fault: enough to return from the signal
+// handler and run the faulting instruction. Without it, two PEs writing one page can take it from each
+// other again and again before either thread runs (a livelock, not an error).
+constexpr uint64_t hold_ns = 20000;
+}  // namespace
+
+bool space::must_hold(uint32_t page) const {
+  return held_[page].load(std::memory_order_acquire) != 0 ||
+         now_ns() - resumed_ns_[page].load(std::memory_order_acquire) < hold_ns;
+}
+
+bool space::defer(int from, const message& m) {
+  if (m.page >= n_pages_ || from == my_pe_) return false;
+  switch (m.kind) {
+    case msg_kind::recall:
+    case msg_kind::inv: return must_hold(m.page);
+    case msg_kind::read_req:
+    case msg_kind::write_req:
+      // At the home, a peer's request may take the home's own access (a recall of itself, or the drop of
+      // its copy). Not for write-shared pages in release mode: their diffs must not overtake a request.
+      return state(m.page) != page_state::invalid && must_hold(m.page) &&
+             !(release_mode_ && advice_[m.page] == RDSM_DSM_WRITE_SHARED);
+    default: return false;
+  }
 }
 
 void space::on_message(int from, const void* data, size_t n) {
@@ -72,6 +137,10 @@ void space::send(int pe, const message& m, const void* extra, size_t extra_n) {
   std::vector<uint8_t> bytes(sizeof m + extra_n);
   std::memcpy(bytes.data(), &m, sizeof m);
   if (extra_n != 0) std::memcpy(bytes.data() + sizeof m, extra, extra_n);
+  if (pe == my_pe_ && in_service) {
+    self_.push_back({pe, std::move(bytes)});
+    return;
+  }
   if (pe == my_pe_) {
     std::lock_guard<std::mutex> g(inbox_mu_);
     inbox_.push_back({pe, std::move(bytes)});
@@ -136,17 +205,24 @@ void space::serve_faults() {
     if (slot.write && advice_[page] == RDSM_DSM_READ_ONLY)
       fatal("write to %p, in a DSM region advised RDSM_DSM_READ_ONLY; advise it RDSM_DSM_DEFAULT before writing",
             view(page));
-    if (satisfied(page, slot.write)) {
-      complete_fault(slot);
-      posted_.fetch_sub(1, std::memory_order_release);
-    } else if (!pending_[page]) {
-      start_request(page, slot.write);
-      if (satisfied(page, slot.write)) {  // served locally (write-shared twin)
-        complete_fault(slot);
-        posted_.fetch_sub(1, std::memory_order_release);
-      }
-    }
+    if (!satisfied(page, slot.write) && !pending_[page]) start_request(page, slot.write);
+    if (satisfied(page, slot.write)) release_waiter(slot);
   }
+}
+
+void space::release_waiter(fault_slot& slot) {
+  held_[slot.page].fetch_add(1, std::memory_order_acq_rel);
+  complete_fault(slot);
+  posted_.fetch_sub(1, std::memory_order_release);
+}
+
+void space::release_waiters(uint32_t page) {
+  // Right at the grant, before any further message may take the page again: the threads get it first.
+  if (posted_.load(std::memory_order_acquire) == 0) return;
+  for (fault_slot& slot : slots_)
+    if (slot.state.load(std::memory_order_acquire) == fault_slot::posted && slot.page == page &&
+        satisfied(page, slot.write))
+      release_waiter(slot);
 }
 
 void space::start_request(uint32_t page, bool write) {
@@ -183,6 +259,7 @@ void space::on_grant(const message& m) {
     if (!at_home) fetch(page);
     versions_[page] = m.version;
     protect(page, 1, page_state::shared);
+    release_waiters(page);
     return;
   }
   if (!at_home && m.current == 0) fetch(page);
@@ -193,6 +270,7 @@ void space::on_grant(const message& m) {
     notify_list_.push_back(page);
   }
   if (release_mode_ && advice_[page] == RDSM_DSM_PRODUCER_CONSUMER && !at_home) pc_dirty_.push_back(page);
+  release_waiters(page);
 }
 
 void space::on_recall(int from, const message& m) {

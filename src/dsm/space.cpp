@@ -65,6 +65,8 @@ void space::start(const char* fn) {
     fatal("%s: RDSM_DSM_BASE=%s is not an address aligned to 2 MiB; use e.g. 0x200000000000", fn, cfg.dsm_base.c_str());
   if (cfg.progress_thread == "off")
     fatal("%s: the DSM needs the progress thread to serve its protocol; unset RDSM_PROGRESS_THREAD=off", fn);
+  oversubscribed_ = rt.oversubscribed();
+  if (oversubscribed_) rt.progress().set_linger(0);
   if (!rt.progress().running()) {
     status s = rt.progress().start();
     if (!s.ok()) fatal("%s: %s", fn, s.message().c_str());
@@ -91,6 +93,8 @@ void space::start(const char* fn) {
 
   blocks_ = std::make_unique<symmetric_heap>(reinterpret_cast<void*>(base_), size_);
   states_ = std::make_unique<std::atomic<page_state>[]>(n_pages_);
+  held_ = std::make_unique<std::atomic<uint32_t>[]>(n_pages_);
+  resumed_ns_ = std::make_unique<std::atomic<uint64_t>[]>(n_pages_);
   homes_.assign(n_pages_, no_pe);
   advice_.assign(n_pages_, RDSM_DSM_DEFAULT);
   versions_.assign(n_pages_, 0);

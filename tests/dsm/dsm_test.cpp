@@ -91,7 +91,7 @@ TEST(Dsm, PlacementPolicies) {
 }
 
 TEST(Dsm, LockProtectedHistogram) {
-  const int bins = 32, per_pe = 300;
+  const int bins = 32, per_pe = 60;
   auto* h = static_cast<long*>(rdsm_dsm_alloc(bins * sizeof(long)));
   rdsm_dsm_lock_t* lock = rdsm_dsm_lock_create();
   for (int i = 0; i < per_pe; ++i) {
@@ -112,7 +112,7 @@ TEST(Dsm, LockHandsDataFromPeToPe) {
   // A token passed around the ring under the lock: each holder reads what the previous one wrote.
   auto* cell = static_cast<long*>(rdsm_dsm_alloc(2 * sizeof(long)));
   rdsm_dsm_lock_t* lock = rdsm_dsm_lock_create();
-  const long rounds = 20;
+  const long rounds = 6;
   for (long done = 0; done < rounds;) {
     rdsm_dsm_lock(lock);
     if (cell[0] % npes() == me()) {
