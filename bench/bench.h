@@ -73,5 +73,6 @@ void bench_rma(int me, const char *which);  /* put/get latency and bandwidth: he
 void bench_amo(int me);
 void bench_signal(int me);
 void bench_barrier(int me);
+void bench_coll(int me, const char *which); /* broadcast, fcollect, alltoall, reduce: every PE takes part */
 
 #endif

@@ -9,14 +9,16 @@
 #include <string.h>
 #include <unistd.h>
 
-static const char *const k_all[] = {"put_lat", "get_lat", "put_bw", "get_bw", "amo", "signal", "barrier"};
+static const char *const k_all[] = {"put_lat", "get_lat", "put_bw",    "get_bw",   "amo",
+                                    "signal",  "barrier", "broadcast", "fcollect", "alltoall", "reduce"};
 #define N_ALL (sizeof k_all / sizeof *k_all)
 
 static void usage(FILE *f) {
   fprintf(f,
           "usage: shmem_bench [options] [bench...]   (run with 2 PEs: PE 0 measures against PE 1)\n"
-          "benches: put_lat get_lat put_bw get_bw amo signal barrier (default: all); the machine's limits\n"
-          "         (memcpy, cache-line transfer, contended atomic, page fault, SIGSEGV) are always measured\n"
+          "benches: put_lat get_lat put_bw get_bw amo signal barrier broadcast fcollect alltoall reduce\n"
+          "         (default: all; coll: the last four); the machine's limits (memcpy, cache-line transfer,\n"
+          "         contended atomic, page fault, SIGSEGV) are always measured\n"
           "  --quick          few sizes and samples (tests)\n"
           "  --no-cswap32     skip 32-bit compare_swap (crashes in Open MPI 4.1's OSHMEM)\n"
           "  --no-pin         do not pin PE i to CPU i\n"
@@ -27,7 +29,8 @@ static void usage(FILE *f) {
           "  --max-size B     largest heap message (default and maximum 4194304)\n"
           "output: lines `BENCH,impl,bench,mem,size,samples,median,p99,unit,ratio_to_limit,clx_ns` and\n"
           "a table; p99 is the slow tail (high for ns, low for MB/s and Mops/s); a sample is a batch of\n"
-          "operations lasting >= 200 ns, its value the time per operation.\n");
+          "operations lasting >= 200 ns, its value the time per operation. Collectives: every PE calls,\n"
+          "then an untimed barrier; a sample is one call, timed by each PE, the slowest PE's time.\n");
 }
 
 static void parse(int argc, char **argv, int *selected) {
@@ -62,6 +65,11 @@ static void parse(int argc, char **argv, int *selected) {
       exit(0);
     } else {
       size_t j = 0;
+      if (!strcmp(a, "coll")) { /* the collectives: the last four */
+        for (size_t k = N_ALL - 4; k < N_ALL; k++) selected[k] = 1;
+        any = 1;
+        continue;
+      }
       while (j < N_ALL && strcmp(a, k_all[j]) != 0) j++;
       if (j == N_ALL && strcmp(a, "all") != 0) {
         fprintf(stderr, "shmem_bench: unknown argument '%s'\n", a);
@@ -120,6 +128,8 @@ int main(int argc, char **argv) {
       bench_signal(me);
     else if (!strcmp(b, "barrier"))
       bench_barrier(me);
+    else if (!strcmp(b, "broadcast") || !strcmp(b, "fcollect") || !strcmp(b, "alltoall") || !strcmp(b, "reduce"))
+      bench_coll(me, b);
     else
       bench_rma(me, b);
   }
