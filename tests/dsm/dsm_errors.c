@@ -1,0 +1,44 @@
+/* DSM misuse, one mode per run: each must end the job with one line naming the cause and the remedy
+ * (or, for exhaustion, return NULL with one warning). Usage: dsm_errors MODE */
+#include <rdsm/dsm.h>
+#include <shmem.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+
+int main(int argc, char **argv) {
+  const char *mode = argc > 1 ? argv[1] : "";
+  if (strcmp(mode, "base_in_use") == 0) {
+    /* Occupy the address RDSM_DSM_BASE names (the test sets it to this address). */
+    void *at = mmap((void *)0x300000000000ul, 2u << 20, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE,
+                    -1, 0);
+    if (at == MAP_FAILED) perror("mmap");
+  }
+  shmem_init();
+  const size_t page = rdsm_dsm_page_size();
+  if (strcmp(mode, "use_after_free") == 0) {
+    volatile long *p = rdsm_dsm_alloc(page);
+    rdsm_dsm_free((void *)p);
+    p[0] = 1;
+  } else if (strcmp(mode, "write_read_only") == 0) {
+    long *p = rdsm_dsm_alloc(page);
+    rdsm_dsm_advise(p, page, RDSM_DSM_READ_ONLY);
+    if (shmem_my_pe() == 1) p[0] = 1;
+    rdsm_dsm_barrier();
+  } else if (strcmp(mode, "bad_free") == 0) {
+    long *p = rdsm_dsm_alloc(2 * page);
+    rdsm_dsm_free(p + 1);
+  } else if (strcmp(mode, "bad_home") == 0) {
+    rdsm_dsm_alloc_placed(page, RDSM_DSM_ON_PE, 9);
+  } else if (strcmp(mode, "exhausted") == 0) {
+    void *p = rdsm_dsm_alloc((size_t)1 << 30);
+    void *q = rdsm_dsm_alloc(page);
+    if (p == NULL && q != NULL && shmem_my_pe() == 0) printf("DSM usable after exhaustion\n");
+    rdsm_dsm_free(q);
+  } else {
+    rdsm_dsm_barrier(); /* configuration errors surface at the DSM's first use */
+  }
+  shmem_finalize();
+  return 0;
+}
