@@ -29,7 +29,7 @@ class progress_engine {
   void wake();
   /// How long the thread keeps polling after work before it sleeps: a protocol exchange's next message
   /// usually arrives within it, and a sleeping thread's wake-up costs tens of microseconds here. Zero
-  /// when more threads than cores would poll (oversubscribed PEs).
+  /// (the default) sleeps at once; the DSM sets it unless more threads than cores would poll.
   void set_linger(uint64_t ns) { linger_ns_.store(ns, std::memory_order_relaxed); }
 
  private:
@@ -40,7 +40,7 @@ class progress_engine {
   int wake_fd_ = -1;
   std::atomic<bool> stop_{false};
   std::atomic<bool (*)()> service_{nullptr};
-  std::atomic<uint64_t> linger_ns_{50000};
+  std::atomic<uint64_t> linger_ns_{0};
 };
 
 /// Back-off for waiting loops: spins for ~20 us, then yields the CPU until ~1 ms, then sleeps in

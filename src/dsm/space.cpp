@@ -66,7 +66,7 @@ void space::start(const char* fn) {
   if (cfg.progress_thread == "off")
     fatal("%s: the DSM needs the progress thread to serve its protocol; unset RDSM_PROGRESS_THREAD=off", fn);
   oversubscribed_ = rt.oversubscribed();
-  if (oversubscribed_) rt.progress().set_linger(0);
+  if (!oversubscribed_) rt.progress().set_linger(50000);
   if (!rt.progress().running()) {
     status s = rt.progress().start();
     if (!s.ok()) fatal("%s: %s", fn, s.message().c_str());
