@@ -243,13 +243,21 @@ void group_reduce(const char* fn, group& g, void* dest, const void* source, size
   const size_t lo = std::min(nelems, per * g.me), hi = std::min(nelems, lo + per);
   if (hi > lo) {
     const size_t bytes = (hi - lo) * elem_bytes;
-    std::vector<char> acc(bytes), in(bytes);
+    // Scratch kept per thread: a fresh buffer of many pages would cost a page fault per page per call.
+    thread_local std::vector<char> acc, in;
+    if (acc.size() < bytes) acc.resize(bytes);
     std::memcpy(acc.data(), at(source, lo * elem_bytes), bytes);
     for (int k = 1; k < g.size; ++k) {
-      get(fn, in.data(), at(source, lo * elem_bytes), bytes, g.pe((g.me + k) % g.size), false);
+      const int pe = g.pe((g.me + k) % g.size);
+      if (const void* mapped = pointer_to(at(source, lo * elem_bytes), pe)) {  // combine in place
+        combine(acc.data(), mapped, hi - lo);
+        continue;
+      }
+      if (in.size() < bytes) in.resize(bytes);
+      get(fn, in.data(), at(source, lo * elem_bytes), bytes, pe, false);
       combine(acc.data(), in.data(), hi - lo);
     }
-    for (int k = 1; k < g.size; ++k)  // blocking: acc is gone before the closing quiet
+    for (int k = 1; k < g.size; ++k)  // blocking: acc is reused before the closing quiet
       put(fn, at(dest, lo * elem_bytes), acc.data(), bytes, g.pe((g.me + k) % g.size), false);
     std::memcpy(at(dest, lo * elem_bytes), acc.data(), bytes);
   }

@@ -3,6 +3,7 @@
 
 #include <atomic>
 #include <cstring>
+#include <vector>
 
 #include "common/log.hpp"
 #include "core/runtime.hpp"
@@ -78,6 +79,12 @@ void put(const char* fn, void* dest, const void* src, size_t bytes, int pe, bool
     std::memcpy(p, src, bytes);
     return;
   }
+  if (rt.in_faulting_range(src, bytes)) {  // DSM memory: copied (and faulted in) here, outside UCX
+    std::vector<char> bounce(static_cast<const char*>(src), static_cast<const char*>(src) + bytes);
+    status st = rt.net().put(stream, s.region, pe, rt.remote_addr(s, pe), bounce.data(), bytes, false);
+    if (!st.ok()) transport_failed(fn, st);
+    return;
+  }
   status st = rt.net().put(stream, s.region, pe, rt.remote_addr(s, pe), src, bytes, nbi);
   if (!st.ok()) transport_failed(fn, st);
 }
@@ -89,6 +96,13 @@ void get(const char* fn, void* dest, const void* src, size_t bytes, int pe, bool
   if (bytes == 0) return;
   if (void* p = rt.mapped(s, pe)) {
     std::memcpy(dest, p, bytes);
+    return;
+  }
+  if (rt.in_faulting_range(dest, bytes)) {  // DSM memory: written (and faulted in) here, outside UCX
+    std::vector<char> bounce(bytes);
+    status st = rt.net().get(stream, s.region, pe, rt.remote_addr(s, pe), bounce.data(), bytes, false);
+    if (!st.ok()) transport_failed(fn, st);
+    std::memcpy(dest, bounce.data(), bytes);
     return;
   }
   status st = rt.net().get(stream, s.region, pe, rt.remote_addr(s, pe), dest, bytes, nbi);

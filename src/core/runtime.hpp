@@ -90,6 +90,16 @@ class runtime {
   /// Registers a memory file mapped at `area` as region `id` (collective, after init): peers on this host
   /// map it for load/store, others reach it through the transport. Used by the DSM for its page frames.
   status attach_region(int id, const data_segment& area, int fd);
+  /// Memory whose pages may fault into a protocol served by the progress thread (the DSM's view). UCX
+  /// must never touch it directly: a fault inside UCX would wait for a thread that needs UCX's lock.
+  void set_faulting_range(uintptr_t base, size_t length) {
+    faulting_length_ = length;
+    faulting_base_ = base;
+  }
+  bool in_faulting_range(const void* p, size_t n) const {
+    const auto a = reinterpret_cast<uintptr_t>(p);
+    return faulting_length_ != 0 && a < faulting_base_ + faulting_length_ && a + n > faulting_base_;
+  }
   /// Runs `fn` at the start of finalize, while the transport and every peer still run (layers above the
   /// core shut down there; last registered runs first).
   void at_finalize(std::function<void()> fn) { finalizers_.push_back(std::move(fn)); }
@@ -122,6 +132,8 @@ class runtime {
   data_segment attached_;          // the region attached after init (the DSM's frames) and its peers' maps
   std::vector<void*> peer_attached_;
   std::vector<std::function<void()>> finalizers_;
+  uintptr_t faulting_base_ = 0;
+  size_t faulting_length_ = 0;
   bool uses_transport_ = false;
   int internal_stream_ = 0;
   uintptr_t base_[n_regions] = {};

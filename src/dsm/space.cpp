@@ -85,6 +85,7 @@ void space::start(const char* fn) {
           fn, static_cast<unsigned long>(base_), static_cast<unsigned long>(base_ + size_), my_pe_,
           at == MAP_FAILED ? std::strerror(errno) : "the kernel placed it elsewhere");
 
+  rt.set_faulting_range(base_, size_);
   auto st = rt.net().create_stream(false);
   if (!st.ok()) fatal("%s: %s", fn, st.error().message().c_str());
   stream_ = st.value();
@@ -125,6 +126,7 @@ void space::stop() {
   std::lock_guard<std::mutex> lock(mu_);  // a service round under way finishes first
   (void)rt.net().set_message_handler(nullptr);
   remove_fault_handler();
+  rt.set_faulting_range(0, 0);
   instance_.store(nullptr, std::memory_order_release);
   munmap(reinterpret_cast<void*>(base_), size_);
   // The alias stays mapped: the runtime unregisters it from the transport at its shutdown. The object is

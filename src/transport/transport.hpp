@@ -80,7 +80,7 @@ class transport {
   virtual bool arm() = 0;
   /// Protocol messages (the DSM's): a small message is copied and sent to `pe`'s handler, which runs
   /// inside that PE's transport progress (on any thread progressing stream 0). Messages between two PEs
-  /// arrive in the order they were sent; a PE may send to itself.
+  /// arrive in the order they were sent. Only to other PEs (a single PE has no message path).
   using message_fn = std::function<void(int from_pe, const void* data, size_t n)>;
   virtual status set_message_handler(message_fn fn) = 0;
   virtual status send_message(int pe, const void* data, size_t n) = 0;

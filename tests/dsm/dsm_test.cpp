@@ -300,4 +300,28 @@ TEST(Dsm, WorksBesideOpenShmem) {
   shmem_free(flags);
 }
 
+TEST(Dsm, OpenShmemTransfersFromAndIntoDsmMemory) {
+  // DSM pages as the local buffer of shmem_putmem / shmem_getmem: faulted in by rdsm, never inside UCX.
+  const size_t bytes = 3 * rdsm_dsm_page_size();
+  auto* d = static_cast<unsigned char*>(rdsm_dsm_alloc_placed(bytes, RDSM_DSM_ON_PE, 0));
+  auto* heap = static_cast<unsigned char*>(shmem_malloc(bytes));
+  if (me() == 0)
+    for (size_t i = 0; i < bytes; ++i) d[i] = static_cast<unsigned char>(i * 13);
+  rdsm_dsm_barrier();
+  const int next = (me() + 1) % npes();
+  shmem_putmem(heap, d, bytes, next);  // source in the DSM (remote home for PE != 0)
+  shmem_barrier_all();
+  size_t bad = 0;
+  for (size_t i = 0; i < bytes; ++i) bad += heap[i] != static_cast<unsigned char>(i * 13);
+  EXPECT_EQ(bad, 0u);
+  rdsm_dsm_barrier();
+  if (me() == npes() - 1) shmem_getmem(d, heap, bytes, 0);  // destination in the DSM
+  rdsm_dsm_barrier();
+  bad = 0;
+  for (size_t i = 0; i < bytes; ++i) bad += d[i] != static_cast<unsigned char>(i * 13);
+  EXPECT_EQ(bad, 0u);
+  shmem_free(heap);
+  rdsm_dsm_free(d);
+}
+
 }  // namespace

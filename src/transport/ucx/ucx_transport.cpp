@@ -88,7 +88,10 @@ class ucx_transport final : public transport {
     if (s != UCS_OK) return status::error("UCX configuration could not be read: " + ucs_text(s) + "; check UCX_* variables");
     ucp_params_t params{};
     params.field_mask = UCP_PARAM_FIELD_FEATURES | UCP_PARAM_FIELD_ESTIMATED_NUM_EPS | UCP_PARAM_FIELD_NAME;
-    params.features = UCP_FEATURE_RMA | UCP_FEATURE_AMO32 | UCP_FEATURE_AMO64 | UCP_FEATURE_WAKEUP | UCP_FEATURE_AM;
+    params.features = UCP_FEATURE_RMA | UCP_FEATURE_AMO32 | UCP_FEATURE_AMO64 | UCP_FEATURE_WAKEUP;
+    // Messages only ever go to other PEs (a PE's messages to itself stay inside it). A single PE goes
+    // without: UCX 1.13 then fails an assertion closing its contexts' workers (wire-up still pending).
+    if (n_pes_ > 1) params.features |= UCP_FEATURE_AM;
     params.estimated_num_eps = static_cast<size_t>(n_pes_);
     params.name = "rdsm";
     s = ucp_init(&params, cfg, &context_);
@@ -277,6 +280,7 @@ class ucx_transport final : public transport {
   }
   status set_message_handler(message_fn fn) override {
     on_message_ = std::move(fn);
+    if (n_pes_ == 1) return {};
     ucp_am_handler_param_t hp{};
     hp.field_mask = UCP_AM_HANDLER_PARAM_FIELD_ID | UCP_AM_HANDLER_PARAM_FIELD_CB | UCP_AM_HANDLER_PARAM_FIELD_ARG;
     hp.id = message_am_id;

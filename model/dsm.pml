@@ -1,0 +1,439 @@
+/*
+ * dsm.pml -- Promela model of the rdsm page-based DSM coherence protocol (src/dsm/).
+ *
+ * 3 PEs, 2 pages: page 0 has home PE 0, page 1 home PE 1 (PE 2 is the home of nothing).
+ * Consistency mode, chosen with the preprocessor (spin -D...):
+ *     (default)   sequential: a write_req invalidates every sharer; SWMR at every instant
+ *     -DRELEASE   release:    sharers are kept; write notices at release, invalidation at acquire
+ * Deliberately broken variants (pan must report an error; see model/check.sh --expect-violation):
+ *     -DBUG_SKIP_INV      the home sends no inv(page) in sequential mode         -> swmr_ok fails
+ *     -DBUG_HOME_KEEPS_COPY  the home keeps its shared copy when a peer becomes owner -> read_ok fails
+ *     -DBUG_NO_WRITEBACK  a recalled modified owner does not write its frame back -> read_ok/final_ok
+ *     -DRACY_GRANT        the grant is applied by the application after it wakes up instead of by
+ *                         the handler in message order (see README.md: a recall overtakes it)
+ *
+ * Local states, messages and directory fields have the names the implementation uses.
+ * Properties (assertions; the name is what pan prints after "assertion violated"):
+ *     swmr_ok           sequential: per page, a modified PE excludes every other shared/modified PE
+ *     single_writer_ok  release: per page, at most one PE is modified
+ *     read_ok           an access sees latest[page]: a read returns it, and a write finds it in its
+ *                       frame before storing ++latest[page] (a page has more than one word: a write
+ *                       on a stale frame loses the other words of the last write). Sequential: every
+ *                       access; release: every (data-race free) access, and right after acquire every
+ *                       copy a PE still holds, unless the page is being written in the new phase
+ *     final_ok          at the end, the authoritative copy (owner's frame, else home's) == latest
+ *     no deadlock       pan's invalid-end-state check; run with -q, so all channels must be empty too
+ */
+
+#define NPE   3                 /* PEs (set_st's invariant is written out for 3) */
+#define NPG   2                 /* pages */
+#define NOPE  255               /* "none" for a PE field (owner) */
+#define NOVER 255               /* "none" for a have_version */
+#ifndef OPS0
+#define OPS0  2                 /* sequential mode: accesses of PE 0, PE 1, PE 2 */
+#endif
+#ifndef OPS1
+#define OPS1  2
+#endif
+#ifndef OPS2
+#define OPS2  2
+#endif
+#ifndef NPH
+#define NPH   3                 /* release mode: phases, each ended by release, barrier, acquire */
+#endif
+#ifndef MAXTRY
+#define MAXTRY 1                /* requests per access; if the page is taken away again between the
+                                   grant and the retried access, the access is abandoned. 1 is
+                                   enough: the next access can be the same one again, a retry */
+#endif
+#define FREE    4               /* release mode, claim[p]: page not accessed yet in this phase */
+#define READERS 3               /*   ... only read in this phase; 0..2: its single writer */
+
+#define HOME(p)  (p)            /* home PE of page p */
+#define IX(i,p)  ((i)*NPG + (p))/* (PE i, page p) in the per-PE, per-page arrays and channels */
+#define BIT(i)   (1 << (i))
+
+mtype = {
+  invalid, shared, modified,                    /* local page states */
+  read_req, write_req, read_grant, write_grant, /* requester <-> home */
+  recall, recall_ack, inv, inv_ack              /* home <-> owner / sharers */
+};
+
+/* ---- PE side ------------------------------------------------------------------------------- */
+mtype st[NPE*NPG];      /* st[IX(i,p)]: PE i's local state of page p */
+byte  frame[NPE*NPG];   /* PE i's frame of page p; the home's frame is the authoritative copy */
+byte  hver[NPE*NPG];    /* have_version: version of PE i's shared copy of page p, NOVER if unknown */
+bit   waiting[NPE];     /* PE i's application is blocked on a grant (one outstanding request) */
+byte  wnote[NPE];       /* release: pages PE i got a write_grant with notify for (bitmask) */
+#ifdef RACY_GRANT
+mtype gm[NPE]; byte gp[NPE], ga[NPE], gb[NPE];  /* the grant, handed by the handler to the app */
+#endif
+
+/* ---- ghost state, for the properties only ------------------------------------------------- */
+byte latest[NPG];       /* value of the last write of page p: each write stores ++latest[p] */
+byte finished;          /* applications that are done */
+hidden byte nmod, nsh, swmr_ok, single_writer_ok, read_ok, final_ok;
+
+/* ---- directory, at the home of each page ------------------------------------------------- */
+typedef dir_t {
+  byte  owner;          /* the PE holding the page modified, NOPE if none */
+  byte  sharers;        /* bitmask of PEs with a shared copy (release: may name stale ones) */
+  byte  version;        /* +1 whenever the home copy changes by a recall of a modified owner */
+  bit   busy;           /* a transaction is in progress */
+  mtype kind;           /* the transaction: read_req or write_req (all zero when not busy) */
+  byte  req;            /*   requester */
+  byte  hv;             /*   requester's have_version */
+  byte  pend;           /*   acks still awaited (recall_ack and inv_acks) */
+  byte  rfrom;          /*   owner recalled in this transaction, NOPE if none */
+}                       /* queue: the waiting requests, see req[] below */
+dir_t dir[NPG];
+
+/* ---- messages ----------------------------------------------------------------------------
+ * req[r]: the single outstanding request of PE r, read_req(page) or write_req(page, have_version).
+ *   The directory's FIFO queue of waiting requests is modelled by these slots: the home takes a
+ *   waiting request for its page whenever it is not busy, in any order. Requests come from
+ *   different PEs (one outstanding each), whose arrival order is arbitrary anyway, so this allows
+ *   every FIFO order (and more).
+ * down[IX(i,p)]: FIFO from page p's home to PE i (the home's local queue when i is the home):
+ *   read_grant(a=version), write_grant(a=notify, b=current), recall(a=keep), inv.
+ *   At most 2 in flight: a grant, then the recall or inv of the next transaction.
+ * recall_ack, inv_ack: delivered to the home in the same step as they are sent (deliver_ack). While
+ *   an ack is in flight the home's page is busy, so its delivery commutes with every other step:
+ *   delivering it at once loses no behaviour, and saves the states with acks in flight. */
+chan req[NPE]      = [1] of { mtype, byte, byte };          /* kind, page, have_version */
+chan down[NPE*NPG] = [2] of { mtype, byte, byte };          /* type, a, b */
+
+/* ---- release-mode synchronization -------------------------------------------------------- */
+#ifdef RELEASE
+byte notice[NPH*NPE];   /* notice[ph*NPE+q]: write notices (pages) PE q published ending phase ph */
+byte claim[NPG];        /* data-race freedom within a phase: FREE, READERS, or the one writer */
+byte arrived;           /* barrier: PEs arrived */
+byte epoch;             /* barrier: completed barriers */
+#endif
+
+/* Every change of a local state goes through set_st, which checks the invariant on the spot; the
+ * invariants depend on st[] only, so this checks them in every reachable state. */
+inline set_st(i, p, s) {
+  st[IX(i,p)] = s;
+  if :: s == invalid -> hver[IX(i,p)] = NOVER :: else fi;  /* (dead once invalid: one state, not many) */
+  nmod = (st[IX(0,p)] == modified) + (st[IX(1,p)] == modified) + (st[IX(2,p)] == modified);
+  nsh  = (st[IX(0,p)] == shared)   + (st[IX(1,p)] == shared)   + (st[IX(2,p)] == shared);
+#ifdef RELEASE
+  single_writer_ok = (nmod <= 1);
+  assert(single_writer_ok);
+#else
+  swmr_ok = (nmod == 0 || (nmod == 1 && nsh == 0));
+  assert(swmr_ok);
+#endif
+  nmod = 0; nsh = 0
+}
+
+/* ---- requester: apply a grant -------------------------------------------------------------
+ * read_grant(version): fetch the page from the home's frame (RDMA get; nothing to copy when we are
+ *   the home), remember the version, become shared.
+ * write_grant(notify, current): fetch the page unless current, become modified; remember notify
+ *   for the release-mode write notice. */
+inline apply_grant(i, m, p, a, b) {
+  if
+  :: m == read_grant ->
+       if
+       :: i != HOME(p) -> frame[IX(i,p)] = frame[IX(HOME(p),p)]
+       :: else
+       fi;
+       hver[IX(i,p)] = a;
+       set_st(i, p, shared)
+  :: m == write_grant ->
+       if
+       :: i != HOME(p) && !b -> frame[IX(i,p)] = frame[IX(HOME(p),p)]
+       :: else
+       fi;
+       hver[IX(i,p)] = NOVER;
+       if
+       :: a -> wnote[i] = wnote[i] | BIT(p)
+       :: else
+       fi;
+       set_st(i, p, modified)
+  fi
+}
+
+/* ---- home: one transaction per page -------------------------------------------------------
+ * Start the transaction of request (m, have_version rhv) from PE r: recall a modified owner other
+ * than r (keep = shared for a read, invalid for a write); in sequential mode a write also sends
+ * inv to every sharer other than r. The recall and the invs go out together. */
+inline start_txn(p, m, r, rhv) {
+  dir[p].busy = 1; dir[p].kind = m; dir[p].req = r; dir[p].hv = rhv;
+  dir[p].rfrom = NOPE;
+#ifndef BUG_HOME_KEEPS_COPY
+  /* The home's copy is its frame, which a remote owner's writes bypass until a recall: on a remote
+   * write request the home drops its own shared access (space::home_begin), in both modes. */
+  if
+  :: m == write_req && r != HOME(p) && st[IX(HOME(p), p)] == shared ->
+       set_st(HOME(p), p, invalid);
+       dir[p].sharers = dir[p].sharers & ~BIT(HOME(p))
+  :: else
+  fi;
+#endif
+  if
+  :: dir[p].owner != NOPE && dir[p].owner != r ->
+       if
+       :: m == read_req  -> down[IX(dir[p].owner, p)]!recall, shared, 0
+       :: m == write_req -> down[IX(dir[p].owner, p)]!recall, invalid, 0
+       fi;
+       dir[p].rfrom = dir[p].owner;
+       dir[p].pend++
+  :: else
+  fi;
+#if !defined(RELEASE) && !defined(BUG_SKIP_INV)
+  if
+  :: m == write_req ->
+       for (s : 0 .. NPE-1) {
+         if
+         :: s != r && (dir[p].sharers & BIT(s)) -> down[IX(s, p)]!inv, 0, 0; dir[p].pend++
+         :: else
+         fi
+       }
+       s = 0
+  :: else
+  fi
+#endif
+}
+
+/* All acks are in: update the directory and reply. read: owner = none, sharers += {recalled
+ * owner, r}. write: owner = r; sequential: sharers = {}; release: sharers kept minus r, and
+ * notify = some other sharer was present. current = r's shared copy has the present version and
+ * nothing was recalled. */
+inline finish_txn(p) {
+  if
+  :: dir[p].kind == read_req ->
+       if
+       :: dir[p].rfrom != NOPE -> dir[p].sharers = dir[p].sharers | BIT(dir[p].rfrom)
+       :: else
+       fi;
+       dir[p].owner = NOPE;
+       dir[p].sharers = dir[p].sharers | BIT(dir[p].req);
+       down[IX(dir[p].req, p)]!read_grant, dir[p].version, 0
+  :: dir[p].kind == write_req ->
+       dir[p].owner = dir[p].req;
+#ifdef RELEASE
+       a = ((dir[p].sharers & ~BIT(dir[p].req)) != 0);
+       dir[p].sharers = dir[p].sharers & ~BIT(dir[p].req);
+#else
+       a = 0;
+       dir[p].sharers = 0;
+#endif
+       b = (dir[p].hv != NOVER && dir[p].hv == dir[p].version && dir[p].rfrom == NOPE);
+       down[IX(dir[p].req, p)]!write_grant, a, b
+  fi;
+  dir[p].busy = 0; dir[p].kind = 0; dir[p].req = 0; dir[p].hv = 0; dir[p].rfrom = 0
+}
+
+/* The home receives recall_ack or inv_ack for page p: a recall_ack means the recalled owner has
+ * dropped its access and its write-back (if any) is complete: version + 1. When no ack is awaited
+ * any more, the transaction finishes. */
+inline deliver_ack(p, m) {
+  if :: m == recall_ack -> dir[p].version++ :: else fi;
+  dir[p].pend--;
+  if :: dir[p].pend == 0 -> finish_txn(p) :: else fi
+}
+
+/* ---- the progress handler of PE me: one message at a time ---------------------------------- */
+proctype handler(byte me) {
+  mtype m; byte p, a, b, src, s;
+end_idle:
+  atomic {
+    if
+    /* owner / sharer / requester side: a message from the home of page 0 or 1, in FIFO order */
+    :: down[IX(me, 0)]?m, a, b -> p = 0
+    :: down[IX(me, 1)]?m, a, b -> p = 1
+    /* home side: a waiting request for my page, taken when no transaction is in progress */
+    :: me < NPG && !dir[me].busy && req[0]?[m, eval(me), a] -> req[0]?m, p, a; src = 0
+    :: me < NPG && !dir[me].busy && req[1]?[m, eval(me), a] -> req[1]?m, p, a; src = 1
+    :: me < NPG && !dir[me].busy && req[2]?[m, eval(me), a] -> req[2]?m, p, a; src = 2
+    fi;
+    if
+    /* home: start the request's transaction; finish it at once if there is nobody to wait for */
+    :: m == read_req || m == write_req ->
+         start_txn(p, m, src, a);
+         if :: dir[p].pend == 0 -> finish_txn(p) :: else fi
+    /* requester: apply the grant here, in message order, then wake the application */
+    :: m == read_grant || m == write_grant ->
+#ifdef RACY_GRANT
+         gm[me] = m; gp[me] = p; ga[me] = a; gb[me] = b;
+#else
+         apply_grant(me, m, p, a, b);
+#endif
+         waiting[me] = 0
+    /* sharer: drop the copy, acknowledge */
+    :: m == inv ->
+         set_st(me, p, invalid);
+         deliver_ack(p, inv_ack)
+    /* owner, modified: first drop own access (state := keep) ... */
+    :: m == recall && st[IX(me,p)] == modified ->
+         set_st(me, p, a);
+         goto writeback
+    /* owner, not modified any more: just acknowledge. (Never reached here: a recall always finds
+     * the owner modified, since its grant was applied before; with -DRACY_GRANT it is reached,
+     * and then this reply is wrong, see README.md.) */
+    :: m == recall && st[IX(me,p)] != modified ->
+         deliver_ack(p, recall_ack)
+    fi;
+    m = 0; p = 0; a = 0; b = 0; src = 0;
+    goto end_idle
+  };
+writeback:
+  /* ... then write the frame back into the home's frame (RDMA put; nothing when we are the home)
+   * and acknowledge once the put is complete. The application runs between the two steps. */
+  atomic {
+#ifndef BUG_NO_WRITEBACK
+    if
+    :: me != HOME(p) -> frame[IX(HOME(p),p)] = frame[IX(me,p)]
+    :: else
+    fi;
+#endif
+    deliver_ack(p, recall_ack);
+    m = 0; p = 0; a = 0; b = 0; src = 0;
+    goto end_idle
+  }
+}
+
+/* ---- the application of PE me -------------------------------------------------------------
+ * A load (w = 0) or store (w = 1) of page p. Each attempt is one atomic step: a load or store either
+ * faults or completes under the current protection. A miss sends read_req, or write_req with the
+ * have_version of a shared copy, and the application sleeps until the grant is applied; then it
+ * attempts again, as a faulting instruction is retried: the page may have been recalled again in
+ * between. After MAXTRY requests the access is abandoned (a bound on the model, not the protocol).
+ * Callers put access() in an atomic block right after choosing p and w: the first attempt is one
+ * step with the choice; atomicity ends whenever the application sleeps. */
+#define MISS(me,p,w) ((w && st[IX(me,p)] != modified) || (!w && st[IX(me,p)] == invalid))
+#ifdef RACY_GRANT
+#define READY(me) (!waiting[me] && gm[me] == 0)
+#else
+#define READY(me) (!waiting[me])
+#endif
+inline access(me, p, w) {
+  do
+  :: READY(me) && w && st[IX(me,p)] == modified ->
+       read_ok = (frame[IX(me,p)] == latest[p]); assert(read_ok);
+       latest[p]++; frame[IX(me,p)] = latest[p];
+       break
+  :: READY(me) && !w && st[IX(me,p)] != invalid ->
+       read_ok = (frame[IX(me,p)] == latest[p]); assert(read_ok);
+       break
+  :: READY(me) && MISS(me,p,w) && tries == MAXTRY ->
+       break
+  :: READY(me) && MISS(me,p,w) && tries < MAXTRY ->
+       tries++;
+       waiting[me] = 1;
+       if
+       :: !w -> req[me]!read_req, p, 0
+       :: w && st[IX(me,p)] == shared -> req[me]!write_req, p, hver[IX(me,p)]
+       :: w && st[IX(me,p)] != shared -> req[me]!write_req, p, NOVER
+       fi
+#ifdef RACY_GRANT
+  /* the variant: the woken application applies the grant itself, after the handler moved on */
+  :: !waiting[me] && gm[me] != 0 ->
+       apply_grant(me, gm[me], gp[me], ga[me], gb[me]); gm[me] = 0; gp[me] = 0; ga[me] = 0; gb[me] = 0
+#endif
+  od;
+  tries = 0; p = 0; w = 0         /* dead from here on: one state, not many */
+}
+
+#ifndef RELEASE
+/* Sequential mode: nops accesses, each a load or a store of either page. */
+proctype app(byte me; byte nops) {
+  byte n, p, tries; bit w;
+  for (n : 1 .. nops) {
+    atomic { if :: p = 0 :: p = 1 fi; if :: w = 0 :: w = 1 fi; access(me, p, w) }
+  }
+  finished++
+}
+#else
+/* Release mode: NPH phases. In each phase a PE makes at most one access, data-race free: the first
+ * access to a page in a phase claims it for reading (any number of readers) or for one writer. A
+ * phase ends with release (publish a write notice for each page written with notify), a barrier,
+ * and acquire (invalidate every shared page named by another PE's notice of that phase). */
+proctype app(byte me) {
+  byte ph, p, q, tries; bit w;
+  for (ph : 0 .. NPH-1) {
+    if
+    :: skip
+    :: atomic { claim[0] == FREE || claim[0] == me      -> claim[0] = me;      p = 0; w = 1; access(me, p, w) }
+    :: atomic { claim[0] == FREE || claim[0] == READERS -> claim[0] = READERS; p = 0; w = 0; access(me, p, w) }
+    :: atomic { claim[1] == FREE || claim[1] == me      -> claim[1] = me;      p = 1; w = 1; access(me, p, w) }
+    :: atomic { claim[1] == FREE || claim[1] == READERS -> claim[1] = READERS; p = 1; w = 0; access(me, p, w) }
+    fi;
+    /* release, then the barrier; the last PE to arrive opens it and frees the claims */
+    atomic {
+      notice[ph*NPE + me] = wnote[me]; wnote[me] = 0;
+      arrived++;
+      if
+      :: arrived == NPE -> arrived = 0; claim[0] = FREE; claim[1] = FREE; epoch++
+      :: else
+      fi
+    };
+    /* once the barrier is open: acquire, then check that a read of any page would return the
+     * last value (every copy still held is current), unless the page is claimed by a writer of
+     * the new phase already */
+    atomic {
+      epoch > ph;
+      for (q : 0 .. NPE-1) {
+        for (p : 0 .. NPG-1) {
+          if
+          /* a home never drops its own copy at acquire: it is the authoritative one (space::apply_notices) */
+          :: q != me && me != HOME(p) && (notice[ph*NPE + q] & BIT(p)) && st[IX(me,p)] == shared -> set_st(me, p, invalid)
+          :: else
+          fi
+        }
+      }
+      for (p : 0 .. NPG-1) {
+        if
+        :: st[IX(me,p)] != invalid && claim[p] >= READERS ->
+             read_ok = (frame[IX(me,p)] == latest[p]); assert(read_ok)
+        :: else
+        fi
+      }
+      p = 0; q = 0
+    }
+  }
+  finished++
+}
+#endif
+
+init {
+  byte i, p;
+  atomic {
+    for (i : 0 .. NPE-1) {
+      for (p : 0 .. NPG-1) {
+        st[IX(i,p)] = invalid;
+        hver[IX(i,p)] = NOVER
+      }
+    }
+    for (p : 0 .. NPG-1) {
+      dir[p].owner = HOME(p);            /* the home owns its pages, sharers = {} ... */
+      st[IX(HOME(p),p)] = modified       /* ... and holds them modified; all frames 0 */
+    }
+#ifdef RELEASE
+    claim[0] = FREE; claim[1] = FREE;
+#endif
+    i = 0; p = 0;
+    run handler(0); run handler(1); run handler(2);
+#ifdef RELEASE
+    run app(0); run app(1); run app(2)
+#else
+    run app(0, OPS0); run app(1, OPS1); run app(2, OPS2)
+#endif
+  }
+  /* Each transaction ends with a grant its requester waits for, so once every application is done
+   * the protocol is quiescent, and the authoritative copy must hold the last value written. */
+  finished == NPE;
+  atomic {
+    for (p : 0 .. NPG-1) {
+      assert(!dir[p].busy);
+      if
+      :: dir[p].owner != NOPE -> final_ok = (frame[IX(dir[p].owner,p)] == latest[p])
+      :: else                 -> final_ok = (frame[IX(HOME(p),p)] == latest[p])
+      fi;
+      assert(final_ok)
+    }
+  }
+}

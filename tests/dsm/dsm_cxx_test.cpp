@@ -1,0 +1,46 @@
+// The C++ face of the DSM (rdsm/dsm.hpp): RAII arrays, a lock usable with std::scoped_lock, barriers.
+#include <gtest/gtest.h>
+#include <shmem.h>
+
+#include <mutex>
+#include <rdsm/rdsm.hpp>
+
+namespace {
+
+TEST(DsmCxx, ArrayIsCoherentAfterBarrier) {
+  const int me = shmem_my_pe(), n = shmem_n_pes();
+  rdsm::dsm::array<int> a(10000, rdsm::dsm::placement::cyclic, rdsm::dsm::page_size());
+  EXPECT_EQ(a.home(0), 0);
+  EXPECT_EQ(a.home(rdsm::dsm::page_size() / sizeof(int)), 1 % n);
+  for (std::size_t i = static_cast<std::size_t>(me); i < a.size(); i += static_cast<std::size_t>(n)) a[i] = static_cast<int>(i) * 2;
+  rdsm::dsm::barrier();
+  long bad = 0;
+  for (std::size_t i = 0; i < a.size(); ++i) bad += a[i] != static_cast<int>(i) * 2;
+  EXPECT_EQ(bad, 0);
+  rdsm::dsm::array<int> moved(std::move(a));
+  EXPECT_EQ(a.size(), 0u);
+  EXPECT_EQ(moved[4], 8);
+  rdsm::dsm::barrier();
+}
+
+TEST(DsmCxx, LockWorksWithScopedLock) {
+  rdsm::dsm::array<long> counter(1);
+  rdsm::dsm::mutex lock;
+  for (int i = 0; i < 25; ++i) {
+    std::scoped_lock guard(lock);
+    counter[0] += 1;
+  }
+  rdsm::dsm::barrier();
+  EXPECT_EQ(counter[0], 25L * shmem_n_pes());
+}
+
+TEST(DsmCxx, ExhaustionThrowsNamingTheVariable) {
+  try {
+    rdsm::dsm::array<char> huge(std::size_t{1} << 40);
+    FAIL() << "no exception";
+  } catch (const rdsm::bad_symmetric_alloc& e) {
+    EXPECT_NE(std::string(e.what()).find("RDSM_DSM_SIZE"), std::string::npos);
+  }
+}
+
+}  // namespace
