@@ -179,7 +179,7 @@ status runtime::exchange_region(int id, uintptr_t origin, size_t length) {
 
 bool runtime::oversubscribed() const {
   const long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-  return 2L * local_pes() > (cpus > 0 ? cpus : 1);
+  return local_pes() > (cpus > 0 ? cpus : 1);
 }
 
 status runtime::attach_region(int id, const data_segment& area, int fd) {

@@ -57,8 +57,7 @@ class runtime {
     for (void* p : mapped_[sync_region]) n += p != nullptr ? 1 : 0;
     return n > 0 ? n : 1;
   }
-  /// True when this host's PEs, each with a program thread and a progress thread, outnumber its CPUs:
-  /// waiting then blocks early instead of polling.
+  /// True when this host's PEs outnumber its CPUs: waiting then blocks early instead of polling.
   bool oversubscribed() const;
   /// True when some peer's region is reached through UCX, whose emulated operations need this PE's CPU.
   bool uses_transport() const { return uses_transport_; }

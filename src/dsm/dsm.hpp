@@ -150,7 +150,7 @@ class space {
   int my_pe_ = 0;
   int n_pes_ = 1;
   bool release_mode_ = true;
-  bool oversubscribed_ = false;  // more polling threads than CPUs on this host: waiting blocks early
+  bool poll_ = false;  // waiting for a fault's answer polls (RDSM_DSM_POLL) rather than sleeping at once
   int stream_ = 0;  // transport stream for frame transfers
   std::unique_ptr<symmetric_heap> blocks_;
   int32_t* claims_ = nullptr;  // symmetric: first-touch claims, one word per page, at the page's manager

@@ -134,7 +134,7 @@ void space::post_fault(uint32_t page, bool write) {
       continue;
     }
     if (start == 0) start = now_ns();
-    if (!oversubscribed_ && now_ns() - start < 200000) {
+    if (poll_ && now_ns() - start < 200000) {
       sched_yield();
       continue;
     }

@@ -65,8 +65,8 @@ void space::start(const char* fn) {
     fatal("%s: RDSM_DSM_BASE=%s is not an address aligned to 2 MiB; use e.g. 0x200000000000", fn, cfg.dsm_base.c_str());
   if (cfg.progress_thread == "off")
     fatal("%s: the DSM needs the progress thread to serve its protocol; unset RDSM_PROGRESS_THREAD=off", fn);
-  oversubscribed_ = rt.oversubscribed();
-  if (!oversubscribed_) rt.progress().set_linger(50000);
+  poll_ = cfg.dsm_poll == "on" || (cfg.dsm_poll == "auto" && !rt.oversubscribed());
+  if (poll_) rt.progress().set_linger(50000);
   if (!rt.progress().running()) {
     status s = rt.progress().start();
     if (!s.ok()) fatal("%s: %s", fn, s.message().c_str());
