@@ -29,6 +29,8 @@ struct bench_opts {
   double batch_ns;    /* a sample repeats a cheap operation until it lasts about this long */
   size_t max_size;    /* largest heap message */
   const char *impl;   /* name printed in every CSV line */
+  const char *prog;   /* program named in progress lines (default shmem_bench) */
+  const char *size_unit; /* what the size counts in the table (default "B") */
   FILE *csv;          /* CSV lines also go here (--csv FILE), or NULL */
 };
 extern struct bench_opts g_opt;
@@ -41,6 +43,15 @@ struct bench_limits {
 extern struct bench_limits g_lim;
 
 /* ---- timer: rdtsc calibrated against CLOCK_MONOTONIC (clock_gettime elsewhere) ---------------- */
+/* k copies of c->size bytes from c->src to c->dst (a bench_sample body; every copy is kept). */
+struct copy_ctx {
+  char *dst, *src;
+  size_t size;
+};
+void do_memcpy(void *p, long k);
+/* reps SIGSEGV + mprotect round trips (a handler opens a PROT_NONE page), one time per sample in ns. */
+void limit_segv(int reps, double *ns);
+
 void timer_init(void);
 uint64_t timer_ticks(void);
 double timer_ns(uint64_t ticks);
@@ -68,6 +79,7 @@ double median_of(double *v, int n); /* sorts v */
 
 /* ---- benchmarks; every PE calls each one, PE 0 measures and PE 1 serves --------------------- */
 void bench_limits(int me, int at_end);      /* machine limits, outside SHMEM */
+double bench_clx_ns(int reps, long iters);  /* median one-way cache-line transfer, threads on CPU 0 and 1 */
 void bench_rma_init(void);                  /* allocates the heap buffers (collective) */
 void bench_rma(int me, const char *which);  /* put/get latency and bandwidth: heap and globals */
 void bench_amo(int me);

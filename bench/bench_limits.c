@@ -25,11 +25,7 @@ static void pin_self(int cpu) {
 }
 
 /* ---- memcpy bandwidth per size, in one PE ---------------------------------------------------- */
-struct copy_ctx {
-  char *dst, *src;
-  size_t size;
-};
-static void do_memcpy(void *p, long k) {
+void do_memcpy(void *p, long k) {
   struct copy_ctx *c = p;
   for (long i = 0; i < k; i++) {
     memcpy(c->dst, c->src, c->size);
@@ -101,6 +97,13 @@ static double run_pair(int mode, long iters) {
   return mode == 0 ? ns / (2.0 * (double)iters) : ns / (double)iters;
 }
 
+double bench_clx_ns(int reps, long iters) {
+  double ns[64];
+  if (reps > 64) reps = 64;
+  for (int r = 0; r < reps; r++) ns[r] = run_pair(0, iters);
+  return median_of(ns, reps);
+}
+
 static void limit_pair(const char *name, int mode, int reps, long iters, double *ns) {
   bench_progress(name, "cpu0-1", 64);
   for (int r = 0; r < reps; r++) ns[r] = run_pair(mode, iters);
@@ -127,7 +130,7 @@ static void on_segv(int sig, siginfo_t *si, void *uc) {
   mprotect(g_segv_page, (size_t)g_segv_size, PROT_READ | PROT_WRITE);
 }
 
-static void limit_segv(int reps, double *ns) {
+void limit_segv(int reps, double *ns) {
   g_segv_size = sysconf(_SC_PAGESIZE);
   g_segv_page = mmap(NULL, (size_t)g_segv_size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   if (g_segv_page == MAP_FAILED) return;

@@ -101,7 +101,8 @@ void bench_report(const char *bench, const char *mem, size_t size, double *ns, i
   bench_progress_done();
   fputs(line, stdout);
   if (g_opt.csv) fputs(line, g_opt.csv);
-  printf("  %-14s %-7s %8zu B  median %10.4g %-6s p99 %10.4g", bench, mem, size, med, unit, p99);
+  printf("  %-14s %-7s %8zu %-2s median %10.4g %-6s p99 %10.4g", bench, mem, size, g_opt.size_unit ? g_opt.size_unit : "B",
+         med, unit, p99);
   if (limit > 0) printf("   %.3gx limit", ratio);
   printf("\n");
   fflush(stdout);
@@ -123,13 +124,14 @@ static int g_progress_open;
 
 void bench_progress(const char *bench, const char *mem, size_t size) {
   if (g_opt.tty) {
-    fprintf(stderr, "\r[shmem_bench] %s %s %zu B          ", bench, mem, size);
+    fprintf(stderr, "\r[%s] %s %s %zu B          ", g_opt.prog ? g_opt.prog : "shmem_bench", bench, mem, size);
     g_progress_open = 1;
   } else {
     static char last[128];
     char cur[128];
     snprintf(cur, sizeof cur, "%s %s", bench, mem);
-    if (strcmp(cur, last) != 0) fprintf(stderr, "[shmem_bench %s] %s ...\n", g_opt.impl, cur);
+    if (strcmp(cur, last) != 0)
+      fprintf(stderr, "[%s %s] %s ...\n", g_opt.prog ? g_opt.prog : "shmem_bench", g_opt.impl, cur);
     snprintf(last, sizeof last, "%s", cur);
   }
   (void)size;

@@ -1,0 +1,277 @@
+/* Data-race-free kernels on the DSM, checked against serial runs in private memory (see dsm_kernels.h). */
+#define _GNU_SOURCE
+#include "dsm_kernels.h"
+
+#include <rdsm/dsm.h>
+#include <shmem.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static double seconds_now(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static uint64_t splitmix64(uint64_t x) {
+  x += 0x9e3779b97f4a7c15ull;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+  return x ^ (x >> 31);
+}
+
+/* A value in [0, 1) with a full mantissa, from a position. */
+static double value_at(uint64_t salt, long i, long j) {
+  return (double)(splitmix64(salt ^ ((uint64_t)i << 32 | (uint64_t)j)) >> 11) * 0x1p-53;
+}
+
+static void reset(dsm_kernel_result *r) { memset(r, 0, sizeof *r); }
+
+/* The timed part: starts after setup, on this PE; stop() records the time and the DSM counters' growth. */
+static void start(dsm_kernel_result *r, double *t0) {
+  rdsm_dsm_stats(&r->dsm);
+  *t0 = seconds_now();
+}
+
+static void stop(dsm_kernel_result *r, double t0) {
+  r->seconds = seconds_now() - t0;
+  rdsm_dsm_stats_t now, *d = &r->dsm;
+  rdsm_dsm_stats(&now);
+  d->read_faults = now.read_faults - d->read_faults;
+  d->write_faults = now.write_faults - d->write_faults;
+  d->fetches = now.fetches - d->fetches;
+  d->invalidations = now.invalidations - d->invalidations;
+  d->write_backs = now.write_backs - d->write_backs;
+  d->diffs = now.diffs - d->diffs;
+  d->diff_bytes = now.diff_bytes - d->diff_bytes;
+  d->notices = now.notices - d->notices;
+  d->requests_served = now.requests_served - d->requests_served;
+}
+
+/* The rows [*r0, *r1) whose first byte this PE homes (contiguous under block placement). */
+static void rows_homed(const void *base, size_t row_bytes, int n, int *r0, int *r1) {
+  int me = shmem_my_pe();
+  *r0 = *r1 = 0;
+  int first = -1;
+  for (int r = 0; r < n; r++) {
+    if (rdsm_dsm_home((const char *)base + (size_t)r * row_bytes) != me) continue;
+    if (first < 0) first = r;
+    *r1 = r + 1;
+  }
+  *r0 = first < 0 ? 0 : first;
+  if (first < 0) *r1 = 0;
+}
+
+/* Bitwise comparison of doubles; records the first difference. */
+static void compare_doubles(const char *what, const double *dsm, const double *ref, int n, dsm_kernel_result *r) {
+  for (long i = 0; i < (long)n * n; i++) {
+    if (memcmp(&dsm[i], &ref[i], sizeof(double)) == 0) continue;
+    if (r->mismatches++ == 0)
+      snprintf(r->first, sizeof r->first, "%s (%ld, %ld): DSM %.17g, serial %.17g (PE %d)", what, i / n, i % n, dsm[i],
+               ref[i], shmem_my_pe());
+  }
+}
+
+/* ---- Jacobi -------------------------------------------------------------------------------------- */
+
+static double jacobi_init(long i, long j) { return value_at(0x4a41434f4249ull, i, j); }
+
+/* dst = average of src's four neighbours on the interior points of rows [r0, r1); the DSM and the serial
+ * run both call this one function, so every element is computed by the same operations in the same order. */
+static __attribute__((noinline)) void jacobi_rows(double *restrict dst, const double *restrict src, int n, int r0,
+                                                  int r1) {
+  if (r0 < 1) r0 = 1;
+  if (r1 > n - 1) r1 = n - 1;
+  for (long i = r0; i < r1; i++)
+    for (long j = 1; j < n - 1; j++)
+      dst[i * n + j] = 0.25 * ((src[(i - 1) * n + j] + src[(i + 1) * n + j]) + (src[i * n + j - 1] + src[i * n + j + 1]));
+}
+
+static void jacobi_fill(double *g, int n, int r0, int r1) {
+  for (long i = r0; i < r1; i++)
+    for (long j = 0; j < n; j++) g[i * n + j] = jacobi_init(i, j);
+}
+
+int dsm_kernel_jacobi(int n, int iters, int check, dsm_kernel_result *r) {
+  reset(r);
+  if (n < 3) n = 3;
+  size_t bytes = (size_t)n * (size_t)n * sizeof(double);
+  double *g[2];
+  g[0] = rdsm_dsm_alloc_placed(bytes, RDSM_DSM_BLOCK, 0);
+  g[1] = rdsm_dsm_alloc_placed(bytes, RDSM_DSM_BLOCK, 0);
+  if (!g[0] || !g[1]) {
+    if (g[0]) rdsm_dsm_free(g[0]);
+    if (g[1]) rdsm_dsm_free(g[1]);
+    return -1;
+  }
+  int r0, r1;
+  rows_homed(g[0], (size_t)n * sizeof(double), n, &r0, &r1);
+  jacobi_fill(g[0], n, r0, r1); /* both grids: the boundary stays fixed in each */
+  jacobi_fill(g[1], n, r0, r1);
+  rdsm_dsm_barrier();
+  double t0;
+  start(r, &t0);
+  for (int t = 0; t < iters; t++) {
+    jacobi_rows(g[(t + 1) & 1], g[t & 1], n, r0, r1);
+    rdsm_dsm_barrier();
+  }
+  stop(r, t0);
+  const double *result = g[iters & 1];
+  if (check) {
+    double *s[2] = {malloc(bytes), malloc(bytes)};
+    if (!s[0] || !s[1]) {
+      fprintf(stderr, "dsm_kernel_jacobi: out of private memory\n");
+      abort();
+    }
+    jacobi_fill(s[0], n, 0, n); /* untimed, like the DSM run's fill (and it takes the page faults) */
+    jacobi_fill(s[1], n, 0, n);
+    double c0 = seconds_now();
+    for (int t = 0; t < iters; t++) jacobi_rows(s[(t + 1) & 1], s[t & 1], n, 0, n);
+    r->serial_seconds = seconds_now() - c0;
+    compare_doubles("jacobi", result, s[iters & 1], n, r);
+    free(s[0]);
+    free(s[1]);
+    rdsm_dsm_barrier(); /* nobody frees while another PE still reads */
+  }
+  rdsm_dsm_free(g[1]);
+  rdsm_dsm_free(g[0]);
+  return r->mismatches ? 1 : 0;
+}
+
+/* ---- blocked matrix multiply ---------------------------------------------------------------------- */
+
+static double matmul_a(long i, long k) { return value_at(0x414d41545249ull, i, k) - 0.5; }
+static double matmul_b(long k, long j) { return value_at(0x424d41545249ull, k, j) - 0.5; }
+
+/* C[r0..r1) += A[r0..r1) x B in blocks; each C[i][j] sums over k in ascending order whatever r0 is. */
+static __attribute__((noinline)) void matmul_rows(double *restrict C, const double *restrict A,
+                                                  const double *restrict B, int n, int r0, int r1) {
+  const int bs = DSM_KERNEL_MATMUL_BLOCK;
+  for (int ii = r0; ii < r1; ii += bs) {
+    int ie = ii + bs < r1 ? ii + bs : r1;
+    for (int kk = 0; kk < n; kk += bs) {
+      int ke = kk + bs < n ? kk + bs : n;
+      for (int jj = 0; jj < n; jj += bs) {
+        int je = jj + bs < n ? jj + bs : n;
+        for (long i = ii; i < ie; i++)
+          for (long k = kk; k < ke; k++) {
+            double a = A[i * n + k];
+            for (long j = jj; j < je; j++) C[i * n + j] += a * B[k * n + j];
+          }
+      }
+    }
+  }
+}
+
+static void matmul_fill(double *A, double *B, int n, int r0, int r1) {
+  for (long i = r0; i < r1; i++)
+    for (long j = 0; j < n; j++) {
+      A[i * n + j] = matmul_a(i, j);
+      B[i * n + j] = matmul_b(i, j);
+    }
+}
+
+int dsm_kernel_matmul(int n, int check, dsm_kernel_result *r) {
+  reset(r);
+  if (n < 1) n = 1;
+  size_t bytes = (size_t)n * (size_t)n * sizeof(double);
+  double *A = rdsm_dsm_alloc_placed(bytes, RDSM_DSM_BLOCK, 0);
+  double *B = rdsm_dsm_alloc_placed(bytes, RDSM_DSM_BLOCK, 0);
+  double *C = rdsm_dsm_alloc_placed(bytes, RDSM_DSM_BLOCK, 0);
+  if (!A || !B || !C) {
+    if (C) rdsm_dsm_free(C);
+    if (B) rdsm_dsm_free(B);
+    if (A) rdsm_dsm_free(A);
+    return -1;
+  }
+  int r0, r1;
+  rows_homed(A, (size_t)n * sizeof(double), n, &r0, &r1); /* A, B and C have the same layout and homes */
+  matmul_fill(A, B, n, r0, r1);
+  rdsm_dsm_barrier();
+  rdsm_dsm_advise(A, bytes, RDSM_DSM_READ_ONLY);
+  rdsm_dsm_advise(B, bytes, RDSM_DSM_READ_ONLY);
+  rdsm_dsm_barrier();
+  double t0;
+  start(r, &t0);
+  matmul_rows(C, A, B, n, r0, r1);
+  rdsm_dsm_barrier();
+  stop(r, t0);
+  if (check) {
+    double *sa = malloc(bytes), *sb = malloc(bytes), *sc = calloc((size_t)n * (size_t)n, sizeof(double));
+    if (!sa || !sb || !sc) {
+      fprintf(stderr, "dsm_kernel_matmul: out of private memory\n");
+      abort();
+    }
+    matmul_fill(sa, sb, n, 0, n);
+    memset(sc, 0, bytes); /* first-touch page faults before the timing */
+    double c0 = seconds_now();
+    matmul_rows(sc, sa, sb, n, 0, n);
+    r->serial_seconds = seconds_now() - c0;
+    compare_doubles("matmul C", C, sc, n, r);
+    free(sa);
+    free(sb);
+    free(sc);
+    rdsm_dsm_barrier();
+  }
+  rdsm_dsm_free(C);
+  rdsm_dsm_free(B);
+  rdsm_dsm_free(A);
+  return r->mismatches ? 1 : 0;
+}
+
+/* ---- lock-protected histogram -------------------------------------------------------------------- */
+
+static uint32_t hist_input(long i) { return (uint32_t)(splitmix64(0x48495354ull + (uint64_t)i) >> 32); }
+
+int dsm_kernel_histogram(long elements, int bins, int chunk, int check, dsm_kernel_result *r) {
+  reset(r);
+  if (elements < 1) elements = 1;
+  if (bins < 1) bins = 1;
+  if (chunk < 1) chunk = 1;
+  int me = shmem_my_pe(), npes = shmem_n_pes();
+  uint32_t *in = rdsm_dsm_alloc_placed((size_t)elements * sizeof(uint32_t), RDSM_DSM_BLOCK, 0);
+  long *h = rdsm_dsm_alloc((size_t)bins * sizeof(long));
+  if (!in || !h) {
+    if (h) rdsm_dsm_free(h);
+    if (in) rdsm_dsm_free(in);
+    return -1;
+  }
+  rdsm_dsm_lock_t *lock = rdsm_dsm_lock_create();
+  long lo = elements * me / npes, hi = elements * (me + 1) / npes;
+  for (long i = lo; i < hi; i++) in[i] = hist_input(i);
+  rdsm_dsm_barrier();
+  double t0;
+  start(r, &t0);
+  for (long c = lo; c < hi; c += chunk) {
+    long e = c + chunk < hi ? c + chunk : hi;
+    rdsm_dsm_lock(lock);
+    for (long i = c; i < e; i++) h[in[i] % (uint32_t)bins] += 1;
+    rdsm_dsm_unlock(lock);
+  }
+  rdsm_dsm_barrier();
+  stop(r, t0);
+  if (check) {
+    long *ref = calloc((size_t)bins, sizeof(long));
+    if (!ref) {
+      fprintf(stderr, "dsm_kernel_histogram: out of private memory\n");
+      abort();
+    }
+    double c0 = seconds_now();
+    for (long i = 0; i < elements; i++) ref[hist_input(i) % (uint32_t)bins] += 1;
+    r->serial_seconds = seconds_now() - c0;
+    for (int b = 0; b < bins; b++) {
+      if (h[b] == ref[b]) continue;
+      if (r->mismatches++ == 0)
+        snprintf(r->first, sizeof r->first, "histogram bin %d: DSM %ld, serial %ld (PE %d)", b, h[b], ref[b], me);
+    }
+    free(ref);
+  }
+  rdsm_dsm_barrier();
+  rdsm_dsm_lock_destroy(lock);
+  rdsm_dsm_free(h);
+  rdsm_dsm_free(in);
+  return r->mismatches ? 1 : 0;
+}
