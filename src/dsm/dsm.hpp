@@ -220,12 +220,10 @@ class space {
     std::atomic<uint64_t> read_faults{0}, write_faults{0}, fetches{0}, invalidations{0}, write_backs{0}, diffs{0},
         diff_bytes{0}, notices{0}, requests_served{0};
   };
-  mutable counters stats_;
-
-  friend struct access;
+  counters stats_;
 };
 
-/// Bytes of the write-notice ring (entries of two words: stamp, publisher and page).
+/// Entries in the write-notice ring (each two words: a stamp, then publisher << 32 | page).
 constexpr uint64_t notice_ring = 8192;
 
 }  // namespace rdsm::detail::dsm
