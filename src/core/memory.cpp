@@ -33,16 +33,16 @@ void check_agreement(runtime& rt, const char* fn, size_t value) {
   }
 }
 
-void warn_exhausted(runtime& rt, const char* fn, size_t bytes) {
-  if (rt.my_pe() != 0) return;  // every PE fails alike; one warning for the job
-  RDSM_LOG_WARN("heap",
-                "%s: cannot allocate %s: %s of the symmetric heap free (largest block %s) of %s; raise "
-                "SHMEM_SYMMETRIC_SIZE",
-                fn, human(bytes).c_str(), human(rt.heap().bytes_free()).c_str(),
-                human(rt.heap().largest_free()).c_str(), human(rt.heap().capacity()).c_str());
-}
 
 }  // namespace
+
+void warn_exhausted(const char* fn, size_t bytes, const symmetric_heap& heap, const char* category,
+                    const char* what, const char* variable) {
+  if (runtime::get().my_pe() != 0) return;  // every PE fails alike; one warning for the job
+  RDSM_LOG_WARN(category, "%s: cannot allocate %s: %s of the %s free (largest block %s) of %s; raise %s", fn,
+                human(bytes).c_str(), human(heap.bytes_free()).c_str(), what, human(heap.largest_free()).c_str(),
+                human(heap.capacity()).c_str(), variable);
+}
 
 void* sym_allocate(const char* fn, size_t bytes, size_t alignment, bool zero) {
   runtime& rt = runtime::checked(fn);
@@ -50,7 +50,7 @@ void* sym_allocate(const char* fn, size_t bytes, size_t alignment, bool zero) {
   if (bytes == 0) return nullptr;
   void* p = rt.heap().allocate(bytes, alignment);
   if (p == nullptr) {
-    warn_exhausted(rt, fn, bytes);
+    warn_exhausted(fn, bytes, rt.heap(), "heap", "symmetric heap", "SHMEM_SYMMETRIC_SIZE");
   } else if (zero) {
     std::memset(p, 0, bytes);
   }
@@ -86,7 +86,7 @@ void* sym_reallocate(const char* fn, void* p, size_t bytes) {
   if (!rt.heap().resize_in_place(p, bytes)) {
     out = rt.heap().allocate(bytes, 0);
     if (out == nullptr) {
-      warn_exhausted(rt, fn, bytes);  // the old block stays valid, as with realloc
+      warn_exhausted(fn, bytes, rt.heap(), "heap", "symmetric heap", "SHMEM_SYMMETRIC_SIZE");  // the old block stays valid, as with realloc
     } else {
       std::memcpy(out, p, std::min(old, bytes));
       (void)rt.heap().release(p);

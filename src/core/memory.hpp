@@ -3,7 +3,14 @@
 
 #include <cstddef>
 
+#include "core/heap.hpp"
+
 namespace rdsm::detail {
+
+/// Logs, once for the job (from PE 0), that `heap` (the `what`) cannot serve `bytes`: what is left, the
+/// largest free block, and the variable to raise. For collective allocators, whose PEs all fail alike.
+void warn_exhausted(const char* fn, size_t bytes, const symmetric_heap& heap, const char* category,
+                    const char* what, const char* variable);
 
 /// Allocates `bytes` aligned to `alignment` on every PE (collective, ends with a barrier). Returns nullptr
 /// for zero bytes, and with one warning naming the request, what is left and SHMEM_SYMMETRIC_SIZE when

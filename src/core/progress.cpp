@@ -4,7 +4,6 @@
 #include <poll.h>
 #include <sched.h>
 #include <sys/eventfd.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -40,15 +39,6 @@ void progress_engine::stop() {
   wake_fd_ = -1;
 }
 
-namespace {
-uint64_t now_ns() {
-  timespec ts{};
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return static_cast<uint64_t>(ts.tv_sec) * 1000000000u + static_cast<uint64_t>(ts.tv_nsec);
-}
-
-}  // namespace
-
 bool progress_engine::step() {
   bool any = net_.progress();
   if (auto* service = service_.load(std::memory_order_acquire)) any = service() || any;
@@ -58,13 +48,13 @@ bool progress_engine::step() {
 void progress_engine::run() {
   pollfd fds[2] = {{net_.event_fd(), POLLIN, 0}, {wake_fd_, POLLIN, 0}};
   while (!stop_.load(std::memory_order_relaxed)) {
-    uint64_t last_work = now_ns();
+    uint64_t last_work = monotonic_ns();
     for (unsigned idle = 0; !stop_.load(std::memory_order_relaxed); ++idle) {
       if (step()) {
         idle = 0;
         last_work = 0;
       } else if ((idle & 15) == 15) {
-        const uint64_t t = now_ns();
+        const uint64_t t = monotonic_ns();
         if (last_work == 0) last_work = t;
         if (t - last_work > linger_ns_.load(std::memory_order_relaxed)) break;
         sched_yield();
@@ -93,7 +83,7 @@ void backoff::pause() {
     cpu_relax();
     return;
   }
-  const uint64_t t = now_ns();
+  const uint64_t t = monotonic_ns();
   if (start_ns_ == 0) start_ns_ = t;
   const uint64_t waited = t - start_ns_;
   if (waited < 20000) {

@@ -76,7 +76,7 @@ void space::release() {
       diffs_in_flight_.fetch_add(1, std::memory_order_relaxed);
       stats_.diffs.fetch_add(1, std::memory_order_relaxed);
       stats_.diff_bytes.fetch_add(runs.size(), std::memory_order_relaxed);
-      send(home(page), message{msg_kind::diff, 0, 0, 0, page, 0}, runs.data(), runs.size());
+      send(home(page), message{.kind = msg_kind::diff, .page = page}, runs.data(), runs.size());
       notices.push_back(page);
     }
     ws_dirty_.clear();
@@ -84,7 +84,7 @@ void space::release() {
       if (state(page) != page_state::modified) continue;  // recalled meanwhile: the home has the data
       protect(page, 1, page_state::shared);
       write_back(page);
-      send(home(page), message{msg_kind::write_back, 0, 0, 0, page, 0});
+      send(home(page), message{.kind = msg_kind::write_back, .page = page});
     }
     pc_dirty_.clear();
   }

@@ -8,7 +8,6 @@
 #include <sched.h>
 #include <signal.h>
 #include <sys/syscall.h>
-#include <time.h>
 #include <ucontext.h>
 #include <unistd.h>
 
@@ -80,12 +79,6 @@ void on_segv(int sig, siginfo_t* info, void* context) {
   errno = saved_errno;
 }
 
-uint64_t now_ns() {
-  timespec ts{};
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return static_cast<uint64_t>(ts.tv_sec) * 1000000000u + static_cast<uint64_t>(ts.tv_nsec);
-}
-
 }  // namespace
 
 void install_fault_handler(space* s) {
@@ -133,8 +126,8 @@ void space::post_fault(uint32_t page, bool write) {
       cpu_relax();
       continue;
     }
-    if (start == 0) start = now_ns();
-    if (poll_ && now_ns() - start < 200000) {
+    if (start == 0) start = monotonic_ns();
+    if (poll_ && monotonic_ns() - start < 200000) {
       sched_yield();
       continue;
     }
@@ -142,7 +135,7 @@ void space::post_fault(uint32_t page, bool write) {
     syscall(SYS_futex, &slot->state, FUTEX_WAIT_PRIVATE, fault_slot::posted, &limit, nullptr, 0);
   }
   slot->state.store(fault_slot::free_slot, std::memory_order_release);
-  resumed_ns_[page].store(now_ns(), std::memory_order_release);
+  resumed_ns_[page].store(monotonic_ns(), std::memory_order_release);
   held_[page].fetch_sub(1, std::memory_order_acq_rel);
 }
 

@@ -1,11 +1,11 @@
 // The coherence protocol, run by the progress thread: requests for faulting threads, the home's
 // directory transactions, recalls, invalidations, grants and diffs (docs/design/dsm.md has the table).
 #include <sys/mman.h>
-#include <time.h>
 
 #include <cstring>
 
 #include "cachectl/cachectl.hpp"
+#include "common/cpu.hpp"
 #include "common/log.hpp"
 #include "core/runtime.hpp"
 #include "dsm/dsm.hpp"
@@ -89,11 +89,6 @@ void space::drain_self() {
 }
 
 namespace {
-uint64_t now_ns() {
-  timespec ts{};
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return static_cast<uint64_t>(ts.tv_sec) * 1000000000u + static_cast<uint64_t>(ts.tv_nsec);
-}
 // How long a page stays with a thread after it resumed from its fault: enough to return from the signal
 // handler and run the faulting instruction. Without it, two PEs writing one page can take it from each
 // other again and again before either thread runs (a livelock, not an error).
@@ -102,7 +97,7 @@ constexpr uint64_t hold_ns = 20000;
 
 bool space::must_hold(uint32_t page) const {
   return held_[page].load(std::memory_order_acquire) != 0 ||
-         now_ns() - resumed_ns_[page].load(std::memory_order_acquire) < hold_ns;
+         monotonic_ns() - resumed_ns_[page].load(std::memory_order_acquire) < hold_ns;
 }
 
 bool space::defer(int from, const message& m) {
@@ -165,7 +160,7 @@ void space::handle(int from, const message& m, const uint8_t* extra, size_t extr
         protect(m.page, 1, page_state::invalid);
         stats_.invalidations.fetch_add(1, std::memory_order_relaxed);
       }
-      send(from, message{msg_kind::inv_ack, 0, 0, 0, m.page, 0});
+      send(from, message{.kind = msg_kind::inv_ack, .page = m.page});
       break;
     }
     case msg_kind::recall_ack: home_ack(m.page, true); break;
@@ -242,7 +237,7 @@ void space::start_request(uint32_t page, bool write) {
     return;
   }
   const bool take_ownership = !ws && (write || advice_[page] == RDSM_DSM_MIGRATORY);
-  message m{take_ownership ? msg_kind::write_req : msg_kind::read_req, 0, 0, 0, page, 0};
+  message m{.kind = take_ownership ? msg_kind::write_req : msg_kind::read_req, .page = page};
   if (take_ownership) {
     m.current = s == page_state::shared ? 1 : 0;
     m.version = versions_[page];
@@ -284,7 +279,7 @@ void space::on_recall(int from, const message& m) {
     protect(page, 1, page_state::invalid);
   }
   if (m.keep_shared == 0 && s != page_state::invalid) stats_.invalidations.fetch_add(1, std::memory_order_relaxed);
-  send(from, message{msg_kind::recall_ack, 0, 0, 0, page, 0});
+  send(from, message{.kind = msg_kind::recall_ack, .page = page});
 }
 
 // ---- home side ----
@@ -306,7 +301,7 @@ void space::home_begin(uint32_t page) {
   const int from = t.req.from;
   const int32_t o = owner_[page];
   if (o >= 0 && o != from) {
-    send(o, message{msg_kind::recall, t.req.kind == msg_kind::read_req ? uint8_t{1} : uint8_t{0}, 0, 0, page, 0});
+    send(o, message{.kind = msg_kind::recall, .keep_shared = t.req.kind == msg_kind::read_req, .page = page});
     ++t.acks;
     t.recalled = true;
   }
@@ -320,7 +315,7 @@ void space::home_begin(uint32_t page) {
   if (t.req.kind == msg_kind::write_req && !release_mode_) {
     for (int pe = 0; pe < n_pes_; ++pe)
       if (pe != from && pe != o && is_sharer(page, pe)) {
-        send(pe, message{msg_kind::inv, 0, 0, 0, page, 0});
+        send(pe, message{.kind = msg_kind::inv, .page = page});
         ++t.acks;
       }
   }
@@ -344,13 +339,13 @@ void space::home_complete(uint32_t page) {
       owner_[page] = no_pe;
     }
     set_sharer(page, from, true);
-    send(from, message{msg_kind::read_grant, 0, 0, 0, page, dir_version_[page]});
+    send(from, message{.kind = msg_kind::read_grant, .page = page, .version = dir_version_[page]});
   } else {
     // Sequential: the sharers were invalidated. Release: they keep (possibly stale) copies, dropped at their
     // next acquire thanks to the writer's notice.
     if (!release_mode_) clear_sharers(page);
     set_sharer(page, from, false);
-    message g{msg_kind::write_grant, 0, 0, 0, page, dir_version_[page]};
+    message g{.kind = msg_kind::write_grant, .page = page, .version = dir_version_[page]};
     g.notify = release_mode_ && other_sharers(page, from) ? 1 : 0;
     g.current = t.req.has_copy && t.req.version == dir_version_[page] ? 1 : 0;
     owner_[page] = from;
@@ -379,7 +374,7 @@ void space::on_diff(int from, const message& m, const uint8_t* runs, size_t n) {
     at += len;
   }
   ++dir_version_[m.page];
-  send(from, message{msg_kind::diff_ack, 0, 0, 0, m.page, 0});
+  send(from, message{.kind = msg_kind::diff_ack, .page = m.page});
 }
 
 // ---- data movement and protection ----

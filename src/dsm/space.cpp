@@ -23,11 +23,6 @@ namespace {
 
 std::mutex start_mu;
 
-std::string human(size_t b) {
-  if (b >= (size_t{1} << 20)) return format("%.1f MiB", static_cast<double>(b) / (1 << 20));
-  return format("%.1f KiB", static_cast<double>(b) / 1024);
-}
-
 }  // namespace
 
 space& space::ensure(const char* fn) {
@@ -134,7 +129,6 @@ void space::stop() {
 }
 
 void* space::allocate(const char* fn, size_t bytes, rdsm_dsm_placement_t placement, size_t param) {
-  runtime& rt = runtime::get();
   if (placement == RDSM_DSM_ON_PE && param >= static_cast<size_t>(n_pes_))
     fatal("%s: home PE %zu out of range [0, %d); pass a PE number below shmem_n_pes()", fn, param, n_pes_);
   if (placement < RDSM_DSM_BLOCK || placement > RDSM_DSM_ON_PE)
@@ -144,11 +138,7 @@ void* space::allocate(const char* fn, size_t bytes, rdsm_dsm_placement_t placeme
   std::unique_lock<std::mutex> lock(mu_);
   void* p = rounded < bytes ? nullptr : blocks_->allocate(rounded, page_size_);
   if (p == nullptr) {
-    if (my_pe_ == 0)
-      RDSM_LOG_WARN("dsm", "%s: cannot allocate %s: %s of the DSM space free (largest block %s) of %s; raise "
-                           "RDSM_DSM_SIZE",
-                    fn, human(bytes).c_str(), human(blocks_->bytes_free()).c_str(),
-                    human(blocks_->largest_free()).c_str(), human(size_).c_str());
+    warn_exhausted(fn, bytes, *blocks_, "dsm", "DSM space", "RDSM_DSM_SIZE");
     lock.unlock();
     barrier_all();
     return nullptr;
@@ -185,7 +175,6 @@ void* space::allocate(const char* fn, size_t bytes, rdsm_dsm_placement_t placeme
     i = j;
   }
   lock.unlock();
-  (void)rt;
   barrier_all();
   return p;
 }
