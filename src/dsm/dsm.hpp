@@ -1,14 +1,19 @@
-// The DSM: a range of virtual memory at the same address in every PE, kept coherent page by page by a
-// home-based single-writer / multiple-reader protocol (docs/design/dsm.md, model/dsm.pml).
+// The DSM: a range of virtual memory at the same address in every PE, kept coherent page by page
+// (docs/design/dsm.md; the protocol's model is model/dsm.pml).
 //
-// Memory: each PE backs the whole range with one memory file, its frames. The file is mapped twice: at the
-// agreed base (the view: what the program touches, with per-page protection mirroring the page's state)
-// and elsewhere read-write (the alias: what the protocol copies through, registered as the runtime's DSM
-// region so peers get and put frames by RDMA or, on one host, load/store). A home's frame of a page is the
-// authoritative copy; another PE's frame of it is its cached copy.
+// Memory: each PE backs the whole range with one memory file, its frames, followed by the protocol's
+// metadata (notice ring, copy tracker). The file is mapped twice: at the agreed base (the view: what the
+// program touches, with per-page protection mirroring the page's state) and elsewhere read-write (the alias:
+// what the protocol copies through, registered as the runtime's DSM region so peers reach frames and
+// metadata by load/store on one host and by UCX otherwise). A home's frame of a page is the authoritative
+// copy; another PE's frame of it is its cached copy.
 //
-// Threads: the program's threads only post faults (fault.cpp) and run synchronization (consistency.cpp);
-// every protocol message is handled by the progress thread (protocol.cpp) under `mu_`.
+// Two protocols share the layout and the page table:
+// - release consistency (lazy.cpp, consistency.cpp): the faulting thread resolves its own fault with
+//   one-sided operations (no message, nothing runs at the home); writers keep twins and write diffs back at
+//   release; readers self-invalidate at acquire from the writers' notices.
+// - sequential consistency (protocol.cpp): single writer at every instant; faults are requests to the home,
+//   served by the progress thread, which recalls and invalidates copies by messages.
 #pragma once
 
 #include <atomic>
@@ -21,6 +26,8 @@
 #include <vector>
 
 #include "core/heap.hpp"
+#include "dsm/notices.hpp"
+#include "dsm/region_memory.hpp"
 #include "rdsm/dsm.h"
 
 namespace rdsm::detail::dsm {
@@ -28,36 +35,32 @@ namespace rdsm::detail::dsm {
 /// A page's state in one PE (its view's protection: none, read, read-write).
 enum class page_state : uint8_t { invalid, shared, modified };
 
-/// Protocol messages; the names are the model's (model/dsm.pml).
+/// Messages of the sequential protocol; the names are the model's (model/dsm.pml).
 enum class msg_kind : uint8_t {
   read_req,     // requester -> home: wants a readable copy
   write_req,    // requester -> home: wants to be the single writer
   recall,       // home -> owner: give up write access (keep a shared copy or none), write back
   recall_ack,   // owner -> home
-  inv,          // home -> sharer: drop the copy (sequential mode)
+  inv,          // home -> sharer: drop the copy
   inv_ack,      // sharer -> home
   read_grant,   // home -> requester: fetch the page from the home's frame
   write_grant,  // home -> requester: you are the owner (fetch first unless your copy is current)
-  write_back,   // owner -> home: the frame holds my writes, I keep a shared copy (producer-consumer)
-  diff,         // writer -> home: changed bytes of a write-shared page
-  diff_ack,     // home -> writer: merged
 };
 const char* msg_name(msg_kind k);
 
-/// Fixed part of every message; a diff's runs follow it.
 struct message {
   msg_kind kind;
   uint8_t keep_shared = 0;  // recall
-  uint8_t notify = 0;       // write_grant: other PEs hold copies; publish a write notice at release
   uint8_t current = 0;      // write_grant: the requester's copy is up to date; write_req: it has a copy
+  uint8_t unused = 0;
   uint32_t page = 0;
   uint32_t version = 0;     // read_grant/write_grant: the home copy's version; write_req: the copy's
 };
 
 enum : int32_t { no_pe = -1, home_undecided = -2 };
 
-/// One fault posted by a program thread for the progress thread; lives in a fixed table (no allocation in
-/// the signal handler).
+/// One fault posted by a program thread for the progress thread (sequential mode); lives in a fixed table
+/// (no allocation in the signal handler).
 struct fault_slot {
   enum : uint32_t { free_slot, claimed, posted, done };
   std::atomic<uint32_t> state{free_slot};
@@ -86,13 +89,14 @@ class space {
   void barrier();
   bool release_mode() const { return release_mode_; }
 
-  // Faults (fault.cpp): called by the signal handler; waits until the access may proceed.
-  void post_fault(uint32_t page, bool write);
+  // Faults (fault.cpp): called by the signal handler on the faulting thread; returns when the access may
+  // proceed.
+  void on_fault(uint32_t page, bool write);
   bool contains(uintptr_t a) const { return a - base_ < size_; }
   uint32_t page_of(uintptr_t a) const { return static_cast<uint32_t>((a - base_) >> shift_); }
   page_state state(uint32_t page) const { return states_[page].load(std::memory_order_acquire); }
 
-  // Protocol (protocol.cpp): the progress thread's work.
+  // Sequential protocol (protocol.cpp): the progress thread's work.
   static bool service();
   void on_message(int from, const void* data, size_t n);
 
@@ -100,11 +104,25 @@ class space {
   space() = default;
   void start(const char* fn);
   void stop();
+  void check_access(uint32_t page, bool write) const;
 
-  // protocol.cpp
+  // lazy.cpp: release consistency's fault path, on the faulting thread
+  void resolve_fault(uint32_t page, bool write);
+  void fetch_copies(uint32_t page, uint32_t n);
+  uint32_t prefetch_run(uint32_t page) const;
+  void make_twin(uint32_t page);
+  size_t write_diff(uint32_t page);
+
+  // consistency.cpp
+  void flush_dirty(std::vector<uint32_t>& pages, std::vector<uint32_t>& notices);
+  void track_new_copies();
+  void drop_stale(std::vector<uint32_t>& stale);
+
+  // protocol.cpp (sequential)
+  void post_fault(uint32_t page, bool write);
   bool serve();
-  void handle(int from, const message& m, const uint8_t* extra, size_t extra_n);
-  void send(int pe, const message& m, const void* extra = nullptr, size_t extra_n = 0);
+  void handle(int from, const message& m);
+  void send(int pe, const message& m);
   void start_request(uint32_t page, bool write);
   void serve_faults();
   void release_waiter(fault_slot& slot);
@@ -115,17 +133,13 @@ class space {
   void home_complete(uint32_t page);
   void on_recall(int home, const message& m);
   void on_grant(const message& m);
-  void on_diff(int from, const message& m, const uint8_t* runs, size_t n);
   void fetch(uint32_t page);
   void write_back(uint32_t page);
-  void protect(uint32_t page, uint32_t n, page_state s);
-  void set_state(uint32_t page, page_state s);
   bool satisfied(uint32_t page, bool write) const;
 
-  // consistency.cpp
-  void publish(const std::vector<uint32_t>& pages);
-  void apply_notices();
-  std::vector<uint8_t> make_diff(uint32_t page) const;
+  void protect(uint32_t page, uint32_t n, page_state s);
+  /// Protection for `pages` (sorted) in runs of consecutive pages: one mprotect per run.
+  void protect_runs(const std::vector<uint32_t>& pages, page_state s);
 
   // placement / sharer sets
   int32_t home(uint32_t page) const { return homes_[page]; }
@@ -133,9 +147,10 @@ class space {
   bool is_sharer(uint32_t page, int pe) const;
   void set_sharer(uint32_t page, int pe, bool on);
   void clear_sharers(uint32_t page);
-  bool other_sharers(uint32_t page, int pe) const;
   char* frame(uint32_t page) const { return alias_ + (static_cast<size_t>(page) << shift_); }
+  char* twin(uint32_t page) const { return twins_ + (static_cast<size_t>(page) << shift_); }
   char* view(uint32_t page) const { return reinterpret_cast<char*>(base_ + (static_cast<size_t>(page) << shift_)); }
+  uint64_t frame_offset(uint32_t page) const { return static_cast<uint64_t>(page) << shift_; }
 
   static std::atomic<space*> instance_;
 
@@ -146,29 +161,36 @@ class space {
   unsigned shift_ = 0;
   uint32_t n_pages_ = 0;
   char* alias_ = nullptr;
+  char* twins_ = nullptr;  // release mode: one twin slot per page, reserved, touched only when written
   int fd_ = -1;
   int my_pe_ = 0;
   int n_pes_ = 1;
   bool release_mode_ = true;
   bool poll_ = false;  // waiting for a fault's answer polls (RDSM_DSM_POLL) rather than sleeping at once
+  uint32_t prefetch_ = 1;  // pages a read fault copies at most (RDSM_DSM_PREFETCH)
   int stream_ = 0;  // transport stream for frame transfers
   std::unique_ptr<symmetric_heap> blocks_;
   int32_t* claims_ = nullptr;  // symmetric: first-touch claims, one word per page, at the page's manager
-  uint64_t* notice_log_ = nullptr;  // symmetric: the write-notice ring (used on PE 0)
+  std::unique_ptr<region_memory> mem_;
+  std::unique_ptr<notice_rings> rings_;
+  std::unique_ptr<copy_tracker> tracker_;
 
   // Per page, this PE
   std::unique_ptr<std::atomic<page_state>[]> states_;
   std::vector<int32_t> homes_;
   std::vector<uint8_t> advice_;
+
+  // Release mode (under mu_)
+  std::vector<uint8_t> copied_;         // this PE told the page's home that it holds copies
+  std::vector<uint8_t> tracked_;        // home: other PEs hold copies, so writes are tracked and noticed
+  std::vector<uint32_t> dirty_;         // copies written since the last release (each has a twin)
+  std::vector<uint32_t> home_dirty_;    // tracked home pages written since the last release
+  std::vector<uint32_t> flushed_;       // copies written back early (at an acquire): noticed at the next release
+
+  // Sequential mode: requester side
   std::vector<uint32_t> versions_;       // version of the cached copy
   std::vector<uint8_t> pending_;         // a request of this PE for the page is under way
-  std::vector<uint8_t> notify_;          // publish a write notice at the next release
-  std::vector<uint32_t> notify_list_;
-  std::vector<uint32_t> ws_dirty_;       // write-shared pages written since the last release
-  std::unordered_map<uint32_t, std::unique_ptr<char[]>> twins_;
-  std::vector<uint32_t> pc_dirty_;       // producer-consumer pages owned, to hand back at release
-
-  // Directory (meaningful for pages this PE is home of)
+  // Sequential mode: directory (meaningful for pages this PE is home of)
   struct request {
     msg_kind kind;
     int from;
@@ -188,11 +210,11 @@ class space {
   std::unordered_map<uint32_t, std::deque<request>> queued_;
 
   // Threads
-  std::mutex mu_;  // the protocol state above; held by the progress thread and by synchronization
+  std::mutex mu_;  // the protocol state above; held by the fault path, the progress thread, synchronization
   std::mutex inbox_mu_;
   struct incoming {
     int from;
-    std::vector<uint8_t> bytes;
+    message m;
   };
   std::deque<incoming> inbox_;
   std::atomic<size_t> inbox_size_{0};
@@ -212,8 +234,6 @@ class space {
   static constexpr int n_slots = 64;
   fault_slot slots_[n_slots];
   std::atomic<int> posted_{0};
-  std::atomic<int> diffs_in_flight_{0};
-  uint64_t notices_read_ = 0;
 
   // Statistics
   struct counters {
@@ -223,7 +243,7 @@ class space {
   counters stats_;
 };
 
-/// Entries in the write-notice ring (each two words: a stamp, then publisher << 32 | page).
-constexpr uint64_t notice_ring = 8192;
+/// Notices each PE's ring holds before an acquire that fell that far behind drops every copy.
+constexpr uint64_t notice_ring = 65536;
 
 }  // namespace rdsm::detail::dsm

@@ -1,7 +1,7 @@
-// The fault path. The handler runs on the faulting thread, in signal context: it neither allocates nor
-// takes a lock (the interrupted code may hold either). It posts the fault in a fixed slot, wakes the
-// progress thread and waits (spinning briefly, then yielding, then on a futex) until the page's state
-// allows the access; the faulting instruction then runs again.
+// The fault path. The handler runs on the faulting thread, in signal context. In release mode it resolves
+// the fault itself (lazy.cpp). In sequential mode it neither allocates nor takes a lock: it posts the fault
+// in a fixed slot, wakes the progress thread and waits (spinning briefly, then yielding, then on a futex)
+// until the page's state allows the access. Either way the faulting instruction then runs again.
 #include "dsm/fault.hpp"
 
 #include <linux/futex.h>
@@ -16,6 +16,7 @@
 #include <cstring>
 
 #include "common/cpu.hpp"
+#include "common/log.hpp"
 #include "core/runtime.hpp"
 
 namespace rdsm::detail::dsm {
@@ -75,7 +76,7 @@ void on_segv(int sig, siginfo_t* info, void* context) {
   }
   const int saved_errno = errno;
   const uint32_t page = s->page_of(a);
-  s->post_fault(page, write_access(context, s->state(page)));
+  s->on_fault(page, write_access(context, s->state(page)));
   errno = saved_errno;
 }
 
@@ -100,8 +101,27 @@ void complete_fault(fault_slot& slot) {
   syscall(SYS_futex, &slot.state, FUTEX_WAKE_PRIVATE, INT_MAX, nullptr, nullptr, 0);
 }
 
-void space::post_fault(uint32_t page, bool write) {
+void space::on_fault(uint32_t page, bool write) {
   (write ? stats_.write_faults : stats_.read_faults).fetch_add(1, std::memory_order_relaxed);
+  check_access(page, write);
+  if (release_mode_) {
+    resolve_fault(page, write);
+    return;
+  }
+  post_fault(page, write);
+}
+
+void space::check_access(uint32_t page, bool write) const {
+  if (homes_[page] == no_pe)
+    fatal("segmentation fault at %p: DSM memory that is not allocated (freed, or never returned by "
+          "rdsm_dsm_alloc); check the pointer",
+          view(page));
+  if (write && advice_[page] == RDSM_DSM_READ_ONLY)
+    fatal("write to %p, in a DSM region advised RDSM_DSM_READ_ONLY; advise it RDSM_DSM_DEFAULT before writing",
+          view(page));
+}
+
+void space::post_fault(uint32_t page, bool write) {
   fault_slot* slot = nullptr;
   while (slot == nullptr) {
     for (fault_slot& candidate : slots_) {

@@ -1,5 +1,5 @@
-// The coherence protocol, run by the progress thread: requests for faulting threads, the home's
-// directory transactions, recalls, invalidations, grants and diffs (docs/design/dsm.md has the table).
+// The sequential protocol, run by the progress thread: requests for faulting threads, the home's directory
+// transactions, recalls, invalidations and grants (docs/design/dsm.md has the table).
 #include <sys/mman.h>
 
 #include <cstring>
@@ -21,8 +21,8 @@ thread_local bool in_service __attribute__((tls_model("initial-exec"))) = false;
 bool on_service_thread() { return in_service; }
 
 const char* msg_name(msg_kind k) {
-  static const char* const names[] = {"read_req", "write_req", "recall",     "recall_ack", "inv",     "inv_ack",
-                                      "read_grant", "write_grant", "write_back", "diff",      "diff_ack"};
+  static const char* const names[] = {"read_req", "write_req",  "recall",     "recall_ack",
+                                      "inv",      "inv_ack",    "read_grant", "write_grant"};
   return names[static_cast<int>(k)];
 }
 
@@ -68,23 +68,19 @@ bool space::serve() {
 }
 
 void space::dispatch(incoming& in) {
-  message m;
-  std::memcpy(&m, in.bytes.data(), sizeof m);
-  if (defer(in.from, m)) {
-    deferred_.push_back(std::move(in));
+  if (defer(in.from, in.m)) {
+    deferred_.push_back(in);
     return;
   }
-  handle(in.from, m, in.bytes.data() + sizeof m, in.bytes.size() - sizeof m);
+  handle(in.from, in.m);
   drain_self();
 }
 
 void space::drain_self() {
   while (!self_.empty()) {
-    incoming own = std::move(self_.front());
+    const incoming own = self_.front();
     self_.pop_front();
-    message m;
-    std::memcpy(&m, own.bytes.data(), sizeof m);
-    handle(own.from, m, own.bytes.data() + sizeof m, own.bytes.size() - sizeof m);
+    handle(own.from, own.m);
   }
 }
 
@@ -108,46 +104,43 @@ bool space::defer(int from, const message& m) {
     case msg_kind::read_req:
     case msg_kind::write_req:
       // At the home, a peer's request may take the home's own access (a recall of itself, or the drop of
-      // its copy). Not for write-shared pages in release mode: their diffs must not overtake a request.
-      return state(m.page) != page_state::invalid && must_hold(m.page) &&
-             !(release_mode_ && advice_[m.page] == RDSM_DSM_WRITE_SHARED);
+      // its copy).
+      return state(m.page) != page_state::invalid && must_hold(m.page);
     default: return false;
   }
 }
 
 void space::on_message(int from, const void* data, size_t n) {
-  if (n < sizeof(message)) fatal("dsm: malformed protocol message of %zu bytes from PE %d", n, from);
-  incoming in{from, std::vector<uint8_t>(static_cast<const uint8_t*>(data), static_cast<const uint8_t*>(data) + n)};
+  if (n != sizeof(message)) fatal("dsm: malformed protocol message of %zu bytes from PE %d", n, from);
+  incoming in{from, {}};
+  std::memcpy(&in.m, data, sizeof in.m);
   {
     std::lock_guard<std::mutex> g(inbox_mu_);
-    inbox_.push_back(std::move(in));
+    inbox_.push_back(in);
     inbox_size_.fetch_add(1, std::memory_order_release);
   }
   if (!in_service) runtime::get().progress().wake();
 }
 
-void space::send(int pe, const message& m, const void* extra, size_t extra_n) {
+void space::send(int pe, const message& m) {
   RDSM_LOG_TRACE("dsm", "-> PE %d %s page %u", pe, msg_name(m.kind), m.page);
   std::atomic_thread_fence(std::memory_order_release);  // frame writes before the message that announces them
-  std::vector<uint8_t> bytes(sizeof m + extra_n);
-  std::memcpy(bytes.data(), &m, sizeof m);
-  if (extra_n != 0) std::memcpy(bytes.data() + sizeof m, extra, extra_n);
   if (pe == my_pe_ && in_service) {
-    self_.push_back({pe, std::move(bytes)});
+    self_.push_back({pe, m});
     return;
   }
   if (pe == my_pe_) {
     std::lock_guard<std::mutex> g(inbox_mu_);
-    inbox_.push_back({pe, std::move(bytes)});
+    inbox_.push_back({pe, m});
     inbox_size_.fetch_add(1, std::memory_order_release);
   } else {
-    status s = runtime::get().net().send_message(pe, bytes.data(), bytes.size());
+    status s = runtime::get().net().send_message(pe, &m, sizeof m);
     if (!s.ok()) fatal("dsm: %s", s.message().c_str());
   }
   if (!in_service) runtime::get().progress().wake();
 }
 
-void space::handle(int from, const message& m, const uint8_t* extra, size_t extra_n) {
+void space::handle(int from, const message& m) {
   if (m.page >= n_pages_) fatal("dsm: protocol message for page %u out of range from PE %d", m.page, from);
   RDSM_LOG_TRACE("dsm", "<- PE %d %s page %u", from, msg_name(m.kind), m.page);
   std::atomic_thread_fence(std::memory_order_acquire);
@@ -167,17 +160,6 @@ void space::handle(int from, const message& m, const uint8_t* extra, size_t extr
     case msg_kind::inv_ack: home_ack(m.page, false); break;
     case msg_kind::read_grant:
     case msg_kind::write_grant: on_grant(m); break;
-    case msg_kind::write_back:
-      // The frame already holds the data (put and completed before this message). Ignored when the sender
-      // lost ownership meanwhile (a recall crossed this message): the recall brought the same data.
-      ++dir_version_[m.page];
-      if (owner_[m.page] == from) {
-        owner_[m.page] = no_pe;
-        set_sharer(m.page, from, true);
-      }
-      break;
-    case msg_kind::diff: on_diff(from, m, extra, extra_n); break;
-    case msg_kind::diff_ack: diffs_in_flight_.fetch_sub(1, std::memory_order_release); break;
   }
 }
 
@@ -193,13 +175,6 @@ void space::serve_faults() {
   for (fault_slot& slot : slots_) {
     if (slot.state.load(std::memory_order_acquire) != fault_slot::posted) continue;
     const uint32_t page = slot.page;
-    if (homes_[page] == no_pe)
-      fatal("segmentation fault at %p: DSM memory that is not allocated (freed, or never returned by "
-            "rdsm_dsm_alloc); check the pointer",
-            view(page));
-    if (slot.write && advice_[page] == RDSM_DSM_READ_ONLY)
-      fatal("write to %p, in a DSM region advised RDSM_DSM_READ_ONLY; advise it RDSM_DSM_DEFAULT before writing",
-            view(page));
     if (!satisfied(page, slot.write) && !pending_[page]) start_request(page, slot.write);
     if (satisfied(page, slot.write)) release_waiter(slot);
   }
@@ -224,19 +199,7 @@ void space::start_request(uint32_t page, bool write) {
   resolve_home(page);
   const int h = home(page);
   const page_state s = state(page);
-  const bool ws = release_mode_ && advice_[page] == RDSM_DSM_WRITE_SHARED;
-  if (ws && write && s == page_state::shared) {
-    // Several writers: keep a twin to diff against at release; nobody is asked.
-    if (h != my_pe_) {
-      auto twin = std::make_unique<char[]>(page_size_);
-      std::memcpy(twin.get(), frame(page), page_size_);
-      twins_[page] = std::move(twin);
-    }
-    ws_dirty_.push_back(page);
-    protect(page, 1, page_state::modified);
-    return;
-  }
-  const bool take_ownership = !ws && (write || advice_[page] == RDSM_DSM_MIGRATORY);
+  const bool take_ownership = write || advice_[page] == RDSM_DSM_MIGRATORY;
   message m{.kind = take_ownership ? msg_kind::write_req : msg_kind::read_req, .page = page};
   if (take_ownership) {
     m.current = s == page_state::shared ? 1 : 0;
@@ -260,11 +223,6 @@ void space::on_grant(const message& m) {
   if (!at_home && m.current == 0) fetch(page);
   versions_[page] = m.version;
   protect(page, 1, page_state::modified);
-  if (m.notify != 0 && notify_[page] == 0) {
-    notify_[page] = 1;
-    notify_list_.push_back(page);
-  }
-  if (release_mode_ && advice_[page] == RDSM_DSM_PRODUCER_CONSUMER && !at_home) pc_dirty_.push_back(page);
   release_waiters(page);
 }
 
@@ -307,12 +265,12 @@ void space::home_begin(uint32_t page) {
   }
   if (t.req.kind == msg_kind::write_req && from != my_pe_ && state(page) == page_state::shared) {
     // The home's copy is its frame, which the new owner's writes bypass until they come back by a recall:
-    // the home drops its own access here (in both modes), so a readable home page is always current.
+    // the home drops its own access here, so a readable home page is always current.
     protect(page, 1, page_state::invalid);
     set_sharer(page, my_pe_, false);
     stats_.invalidations.fetch_add(1, std::memory_order_relaxed);
   }
-  if (t.req.kind == msg_kind::write_req && !release_mode_) {
+  if (t.req.kind == msg_kind::write_req) {
     for (int pe = 0; pe < n_pes_; ++pe)
       if (pe != from && pe != o && is_sharer(page, pe)) {
         send(pe, message{.kind = msg_kind::inv, .page = page});
@@ -341,12 +299,8 @@ void space::home_complete(uint32_t page) {
     set_sharer(page, from, true);
     send(from, message{.kind = msg_kind::read_grant, .page = page, .version = dir_version_[page]});
   } else {
-    // Sequential: the sharers were invalidated. Release: they keep (possibly stale) copies, dropped at their
-    // next acquire thanks to the writer's notice.
-    if (!release_mode_) clear_sharers(page);
-    set_sharer(page, from, false);
+    clear_sharers(page);  // they were invalidated
     message g{.kind = msg_kind::write_grant, .page = page, .version = dir_version_[page]};
-    g.notify = release_mode_ && other_sharers(page, from) ? 1 : 0;
     g.current = t.req.has_copy && t.req.version == dir_version_[page] ? 1 : 0;
     owner_[page] = from;
     send(from, g);
@@ -359,22 +313,6 @@ void space::home_complete(uint32_t page) {
     busy_[page] = transaction{next};
     home_begin(page);
   }
-}
-
-void space::on_diff(int from, const message& m, const uint8_t* runs, size_t n) {
-  // Runs of (offset u32, length u32, bytes): written straight into the home's frame.
-  char* f = frame(m.page);
-  for (size_t at = 0; at + 8 <= n;) {
-    uint32_t off = 0, len = 0;
-    std::memcpy(&off, runs + at, 4);
-    std::memcpy(&len, runs + at + 4, 4);
-    at += 8;
-    if (off + len > page_size_ || at + len > n) fatal("dsm: malformed diff for page %u from PE %d", m.page, from);
-    std::memcpy(f + off, runs + at, len);
-    at += len;
-  }
-  ++dir_version_[m.page];
-  send(from, message{.kind = msg_kind::diff_ack, .page = m.page});
 }
 
 // ---- data movement and protection ----
@@ -408,16 +346,6 @@ void space::write_back(uint32_t page) {
     if (!s.ok()) fatal("dsm: writing page %u back to PE %d: %s", page, h, s.message().c_str());
   }
   stats_.write_backs.fetch_add(1, std::memory_order_relaxed);
-}
-
-void space::protect(uint32_t page, uint32_t n, page_state s) {
-  const int prot = s == page_state::modified ? PROT_READ | PROT_WRITE
-                   : s == page_state::shared ? PROT_READ
-                                              : PROT_NONE;
-  if (mprotect(view(page), static_cast<size_t>(n) << shift_, prot) != 0)
-    fatal("dsm: mprotect of %u pages at %p failed: %s; raise vm.max_map_count or use a larger RDSM_DSM_PAGE_SIZE", n,
-          view(page), std::strerror(errno));
-  for (uint32_t i = 0; i < n; ++i) states_[page + i].store(s, std::memory_order_release);
 }
 
 }  // namespace rdsm::detail::dsm

@@ -3,6 +3,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
@@ -58,18 +59,31 @@ void space::start(const char* fn) {
   base_ = std::strtoull(cfg.dsm_base.c_str(), &end, 0);
   if (errno != 0 || end == cfg.dsm_base.c_str() || *end != '\0' || base_ % symmetric_heap::max_alignment != 0)
     fatal("%s: RDSM_DSM_BASE=%s is not an address aligned to 2 MiB; use e.g. 0x200000000000", fn, cfg.dsm_base.c_str());
-  if (cfg.progress_thread == "off")
-    fatal("%s: the DSM needs the progress thread to serve its protocol; unset RDSM_PROGRESS_THREAD=off", fn);
-  poll_ = cfg.dsm_poll == "on" || (cfg.dsm_poll == "auto" && !rt.oversubscribed());
-  if (poll_) rt.progress().set_linger(50000);
-  if (!rt.progress().running()) {
-    status s = rt.progress().start();
-    if (!s.ok()) fatal("%s: %s", fn, s.message().c_str());
+  prefetch_ = static_cast<uint32_t>(std::clamp<uint64_t>(cfg.dsm_prefetch, 1, 64));
+  if (!release_mode_) {
+    // Sequential mode: faults are served by the progress thread (protocol.cpp).
+    if (cfg.progress_thread == "off")
+      fatal("%s: the sequential DSM needs the progress thread to serve its protocol; unset "
+            "RDSM_PROGRESS_THREAD=off or use RDSM_DSM_CONSISTENCY=release",
+            fn);
+    poll_ = cfg.dsm_poll == "on" || (cfg.dsm_poll == "auto" && !rt.oversubscribed());
+    if (poll_) rt.progress().set_linger(50000);
+    if (!rt.progress().running()) {
+      status s = rt.progress().start();
+      if (!s.ok()) fatal("%s: %s", fn, s.message().c_str());
+    }
   }
 
-  // Frames: one memory file, mapped read-write here (the alias) and at the agreed base (the view).
+  // Frames and metadata: one memory file, mapped read-write here (the alias); its frames are also mapped at
+  // the agreed base (the view). Metadata, after the frames: the notice ring, then the copy tracker.
+  const size_t sys = sys_page;
+  auto round = [sys](size_t n) { return (n + sys - 1) / sys * sys; };
+  // Layout after the frames: ring tail (own cache line), tracker count (own line), ring entries, tracker bits.
+  const ring_layout ring{size_, size_ + 128, notice_ring};
+  const tracker_layout tracked{size_ + 64, size_ + round(128 + notice_ring * sizeof(uint32_t))};
+  const size_t meta = round(tracked.bits_offset - size_ + (n_pages_ + 63) / 64 * sizeof(uint64_t));
   data_segment area;
-  auto fd = create_shared_area(size_, area);
+  auto fd = create_shared_area(size_ + meta, area);
   if (!fd.ok()) fatal("%s: DSM frames: %s; lower RDSM_DSM_SIZE", fn, fd.error().message().c_str());
   fd_ = fd.value();
   alias_ = reinterpret_cast<char*>(area.start);
@@ -80,6 +94,11 @@ void space::start(const char* fn) {
           fn, static_cast<unsigned long>(base_), static_cast<unsigned long>(base_ + size_), my_pe_,
           at == MAP_FAILED ? std::strerror(errno) : "the kernel placed it elsewhere");
 
+  if (release_mode_) {
+    void* t = mmap(nullptr, size_, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (t == MAP_FAILED) fatal("%s: reserving the DSM's twins: %s; lower RDSM_DSM_SIZE", fn, std::strerror(errno));
+    twins_ = static_cast<char*>(t);
+  }
   rt.set_faulting_range(base_, size_);
   auto st = rt.net().create_stream(false);
   if (!st.ok()) fatal("%s: %s", fn, st.error().message().c_str());
@@ -93,22 +112,30 @@ void space::start(const char* fn) {
   resumed_ns_ = std::make_unique<std::atomic<uint64_t>[]>(n_pages_);
   homes_.assign(n_pages_, no_pe);
   advice_.assign(n_pages_, RDSM_DSM_DEFAULT);
-  versions_.assign(n_pages_, 0);
-  pending_.assign(n_pages_, 0);
-  notify_.assign(n_pages_, 0);
-  owner_.assign(n_pages_, no_pe);
-  dir_version_.assign(n_pages_, 0);
-  words_ = (static_cast<size_t>(n_pes_) + 63) / 64;
-  sharers_.assign(static_cast<size_t>(n_pages_) * words_, 0);
   claims_ = static_cast<int32_t*>(sym_allocate(fn, sizeof(int32_t) * n_pages_, 0, true));
-  notice_log_ = static_cast<uint64_t*>(sym_allocate(fn, sizeof(uint64_t) * (8 + 2 * notice_ring), 0, true));
-  if (claims_ == nullptr || notice_log_ == nullptr)
-    fatal("%s: no symmetric heap left for the DSM's tables (%zu bytes); raise SHMEM_SYMMETRIC_SIZE", fn,
-          sizeof(int32_t) * n_pages_ + sizeof(uint64_t) * (8 + 2 * notice_ring));
-
-  s = rt.net().set_message_handler([this](int from, const void* data, size_t n) { on_message(from, data, n); });
-  if (!s.ok()) fatal("%s: %s", fn, s.message().c_str());
-  rt.progress().set_service(&space::service);
+  if (claims_ == nullptr)
+    fatal("%s: no symmetric heap left for the DSM's first-touch table (%zu bytes); raise SHMEM_SYMMETRIC_SIZE", fn,
+          sizeof(int32_t) * n_pages_);
+  if (release_mode_) {
+    copied_.assign(n_pages_, 0);
+    tracked_.assign(n_pages_, 0);
+    mem_ = std::make_unique<region_memory>(stream_, alias_);
+    rings_ = std::make_unique<notice_rings>(*mem_, my_pe_, n_pes_, ring,
+                                            reinterpret_cast<uint64_t*>(alias_ + ring.tail_offset),
+                                            reinterpret_cast<uint32_t*>(alias_ + ring.entries_offset));
+    tracker_ = std::make_unique<copy_tracker>(*mem_, tracked, reinterpret_cast<uint64_t*>(alias_ + tracked.count_offset),
+                                              reinterpret_cast<uint64_t*>(alias_ + tracked.bits_offset), n_pages_);
+  } else {
+    versions_.assign(n_pages_, 0);
+    pending_.assign(n_pages_, 0);
+    owner_.assign(n_pages_, no_pe);
+    dir_version_.assign(n_pages_, 0);
+    words_ = (static_cast<size_t>(n_pes_) + 63) / 64;
+    sharers_.assign(static_cast<size_t>(n_pages_) * words_, 0);
+    s = rt.net().set_message_handler([this](int from, const void* data, size_t n) { on_message(from, data, n); });
+    if (!s.ok()) fatal("%s: %s", fn, s.message().c_str());
+    rt.progress().set_service(&space::service);
+  }
   install_fault_handler(this);
   rt.at_finalize([this] { stop(); });
   barrier_all();
@@ -117,9 +144,9 @@ void space::start(const char* fn) {
 void space::stop() {
   barrier_all();  // every PE is done with the DSM
   runtime& rt = runtime::get();
-  rt.progress().set_service(nullptr);
+  if (!release_mode_) rt.progress().set_service(nullptr);
   std::lock_guard<std::mutex> lock(mu_);  // a service round under way finishes first
-  (void)rt.net().set_message_handler(nullptr);
+  if (!release_mode_) (void)rt.net().set_message_handler(nullptr);
   remove_fault_handler();
   rt.set_faulting_range(0, 0);
   instance_.store(nullptr, std::memory_order_release);
@@ -158,6 +185,11 @@ void* space::allocate(const char* fn, size_t bytes, rdsm_dsm_placement_t placeme
     }
     homes_[page] = h;
     advice_[page] = RDSM_DSM_DEFAULT;
+    if (release_mode_) {
+      copied_[page] = 0;
+      tracked_[page] = 0;
+      continue;
+    }
     versions_[page] = 0;
     pending_[page] = 0;
     dir_version_[page] = 0;
@@ -197,18 +229,20 @@ void space::release_block(const char* fn, void* p) {
     if (fallocate(fd_, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, static_cast<off_t>(first) << shift_,
                   static_cast<off_t>(bytes)) != 0)
       std::memset(frame(first), 0, bytes);
-    auto in_block = [&](uint32_t page) { return page - first < n; };
     for (uint32_t page = first; page < first + n; ++page) {
       homes_[page] = no_pe;
-      owner_[page] = no_pe;
-      notify_[page] = 0;
       claims_[page] = 0;
-      clear_sharers(page);
-      twins_.erase(page);
+      if (!release_mode_) {
+        owner_[page] = no_pe;
+        clear_sharers(page);
+      }
     }
-    std::erase_if(notify_list_, in_block);
-    std::erase_if(ws_dirty_, in_block);
-    std::erase_if(pc_dirty_, in_block);
+    // The release above emptied the lists of written pages; copies dropped at an acquire since may wait
+    // for their notice.
+    auto in_block = [&](uint32_t page) { return page - first < n; };
+    std::erase_if(flushed_, in_block);
+    std::erase_if(dirty_, in_block);
+    std::erase_if(home_dirty_, in_block);
   }
   barrier_all();
 }
@@ -225,7 +259,7 @@ void space::advise(const char* fn, void* p, size_t bytes, rdsm_dsm_advice_t advi
   for (uint32_t page = first; page <= last; ++page)
     if (homes_[page] == no_pe)
       fatal("%s: %p is not allocated DSM memory; pass memory from rdsm_dsm_alloc", fn, view(page));
-  // 1. Every writer's changes reach the homes; every cached copy is dropped; homes forget owner and sharers.
+  // 1. Every writer's changes reach the homes; every cached copy is dropped; homes forget who copied.
   release();
   barrier_all();
   {
@@ -233,31 +267,37 @@ void space::advise(const char* fn, void* p, size_t bytes, rdsm_dsm_advice_t advi
     for (uint32_t page = first; page <= last; ++page) {
       if (homes_[page] == home_undecided) continue;
       if (homes_[page] != my_pe_) {
-        if (state(page) == page_state::modified && advice_[page] != RDSM_DSM_PRIVATE) write_back(page);
+        if (!release_mode_ && state(page) == page_state::modified && advice_[page] != RDSM_DSM_PRIVATE)
+          write_back(page);
         protect(page, 1, page_state::invalid);
-      } else {
+      } else if (!release_mode_) {
         owner_[page] = no_pe;
         clear_sharers(page);
         ++dir_version_[page];
       }
+      if (release_mode_) copied_[page] = tracked_[page] = 0;
     }
   }
   barrier_all();
-  // 2. The annotation's starting state.
+  // 2. The annotation's starting state. In release mode every page may have several writers merged by
+  // diffs and every write reaches the home at release, so write-shared and producer-consumer pages follow
+  // the default protocol there.
   {
     std::lock_guard<std::mutex> lock(mu_);
     for (uint32_t page = first; page <= last; ++page) {
       advice_[page] = static_cast<uint8_t>(advice);
       const int32_t h = homes_[page];
       if (h == home_undecided) continue;
-      const bool shared_at_home =
-          advice == RDSM_DSM_READ_ONLY || (advice == RDSM_DSM_WRITE_SHARED && release_mode_);
       if (advice == RDSM_DSM_PRIVATE) {
-        if (h != my_pe_) fetch(page);
+        if (h != my_pe_ && !release_mode_) fetch(page);
+        if (h != my_pe_ && release_mode_) {
+          mem_->read(h, frame_offset(page), frame(page), page_size_);
+          stats_.fetches.fetch_add(1, std::memory_order_relaxed);
+        }
         protect(page, 1, page_state::modified);
       } else if (h == my_pe_) {
-        if (!shared_at_home) owner_[page] = my_pe_;
-        protect(page, 1, shared_at_home ? page_state::shared : page_state::modified);
+        if (!release_mode_ && advice != RDSM_DSM_READ_ONLY) owner_[page] = my_pe_;
+        protect(page, 1, advice == RDSM_DSM_READ_ONLY ? page_state::shared : page_state::modified);
       }
     }
   }
@@ -307,13 +347,23 @@ void space::clear_sharers(uint32_t page) {
   std::fill_n(sharers_.begin() + static_cast<ptrdiff_t>(page * words_), words_, 0);
 }
 
-bool space::other_sharers(uint32_t page, int pe) const {
-  for (size_t w = 0; w < words_; ++w) {
-    uint64_t bits = sharers_[page * words_ + w];
-    if (static_cast<size_t>(pe) / 64 == w) bits &= ~(uint64_t{1} << (pe % 64));
-    if (bits != 0) return true;
+void space::protect(uint32_t page, uint32_t n, page_state s) {
+  const int prot = s == page_state::modified ? PROT_READ | PROT_WRITE
+                   : s == page_state::shared ? PROT_READ
+                                              : PROT_NONE;
+  if (mprotect(view(page), static_cast<size_t>(n) << shift_, prot) != 0)
+    fatal("dsm: mprotect of %u pages at %p failed: %s; raise vm.max_map_count or use a larger RDSM_DSM_PAGE_SIZE", n,
+          view(page), std::strerror(errno));
+  for (uint32_t i = 0; i < n; ++i) states_[page + i].store(s, std::memory_order_release);
+}
+
+void space::protect_runs(const std::vector<uint32_t>& pages, page_state s) {
+  for (size_t i = 0; i < pages.size();) {
+    size_t j = i + 1;
+    while (j < pages.size() && pages[j] == pages[j - 1] + 1) ++j;
+    protect(pages[i], static_cast<uint32_t>(j - i), s);
+    i = j;
   }
-  return false;
 }
 
 }  // namespace rdsm::detail::dsm

@@ -1,0 +1,71 @@
+// Write notices for release consistency: each PE appends the pages it changed to a ring of its own (local
+// stores), and an acquire reads every other PE's ring from where it stopped. No PE is a hot spot: a release
+// touches only local memory, an acquire one word per peer when nothing changed.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "dsm/remote.hpp"
+
+namespace rdsm::detail::dsm {
+
+/// Where one PE's ring sits in its region (the same offsets in every PE): a tail word counting every notice
+/// ever published, and `capacity` 32-bit entries (notice i at entries[i % capacity]).
+struct ring_layout {
+  uint64_t tail_offset;
+  uint64_t entries_offset;
+  uint64_t capacity;
+};
+
+class notice_rings {
+ public:
+  /// `tail` and `entries` are this PE's own ring, at the layout's offsets of its region.
+  notice_rings(remote_memory& mem, int my_pe, int n_pes, ring_layout layout, uint64_t* tail, uint32_t* entries);
+
+  /// Appends `pages` to this PE's ring: entries first, then the tail (release). One publisher at a time.
+  void publish(const std::vector<uint32_t>& pages);
+  /// Appends to `out` the pages every other PE published since the last collect. Returns false when some
+  /// ring ran more than its capacity ahead (its entries were overwritten): the caller must then treat
+  /// every copy as stale. One collector at a time.
+  bool collect(std::vector<uint32_t>& out);
+  uint64_t published() const { return *tail_; }
+
+ private:
+  remote_memory& mem_;
+  int my_pe_;
+  int n_pes_;
+  ring_layout layout_;
+  uint64_t* tail_;
+  uint32_t* entries_;
+  std::vector<uint64_t> seen_;  // per PE: notices of its ring already collected
+};
+
+/// Which of a home's pages have copies at other PEs. A PE that takes its first copy of a page sets the
+/// page's bit in the home's bitmap and then increments the home's counter; the home, at release, looks at
+/// the bitmap only when the counter moved, and takes (clears) the bits it finds. Its pages found there are
+/// from then on write-tracked: their writes produce notices.
+struct tracker_layout {
+  uint64_t count_offset;
+  uint64_t bits_offset;  // one bit per page
+};
+
+class copy_tracker {
+ public:
+  copy_tracker(remote_memory& mem, tracker_layout layout, uint64_t* count, uint64_t* bits, uint32_t n_pages);
+  /// At a PE taking its first copy of `page` from `home`: complete (visible to the home) on return.
+  void add_copy(uint32_t page, int home);
+  /// At the home (after a full fence): appends the pages that gained copies since the last call.
+  void take(std::vector<uint32_t>& out);
+
+ private:
+  remote_memory& mem_;
+  tracker_layout layout_;
+  uint64_t* count_;
+  uint64_t* bits_;
+  uint32_t words_;
+  uint64_t count_seen_ = 0;
+};
+
+}  // namespace rdsm::detail::dsm

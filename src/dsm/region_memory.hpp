@@ -1,0 +1,34 @@
+// The runtime's remote_memory: the DSM region of every PE, by load/store where mapped, by UCX otherwise.
+#pragma once
+
+#include "dsm/remote.hpp"
+#include "transport/transport.hpp"
+
+namespace rdsm::detail {
+class runtime;
+}
+
+namespace rdsm::detail::dsm {
+
+class region_memory final : public remote_memory {
+ public:
+  /// `local` is this PE's own region (the alias of the frames); `stream` carries the UCX operations.
+  region_memory(int stream, char* local);
+  uint64_t fetch_or(int pe, uint64_t offset, uint64_t bits) override;
+  uint64_t fetch_add(int pe, uint64_t offset, uint64_t value) override;
+  uint64_t load(int pe, uint64_t offset) override;
+  void read(int pe, uint64_t offset, void* dst, size_t n) override;
+  void write_nbi(int pe, uint64_t offset, const void* src, size_t n) override;
+  void flush() override;
+  void written_locally(const void* p, size_t n) override;
+  /// A load/store pointer to `pe`'s region at `offset`, or nullptr when the PE is on another host.
+  char* at(int pe, uint64_t offset) const;
+
+ private:
+  uint64_t amo(int pe, uint64_t offset, amo_op op, uint64_t value);
+  runtime& rt_;
+  int stream_;
+  char* local_;
+};
+
+}  // namespace rdsm::detail::dsm

@@ -1,0 +1,27 @@
+// What the release-consistency protocol needs from other PEs: atomics, reads and writes on their DSM
+// region (frames and metadata) by offset. The runtime's implementation uses load/store and CPU atomics for
+// PEs of this host and UCX for the others; tests/unit drives the protocol's parts through a fake.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+namespace rdsm::detail::dsm {
+
+class remote_memory {
+ public:
+  virtual ~remote_memory() = default;
+  /// Atomics on the 8-byte word at `offset` of `pe`'s region; they return the old value (sequentially
+  /// consistent with each other and with the caller's loads and stores).
+  virtual uint64_t fetch_or(int pe, uint64_t offset, uint64_t bits) = 0;
+  virtual uint64_t fetch_add(int pe, uint64_t offset, uint64_t value) = 0;
+  virtual uint64_t load(int pe, uint64_t offset) = 0;
+  /// Copies from / to `pe`'s region. read is complete on return; write_nbi is complete at flush().
+  virtual void read(int pe, uint64_t offset, void* dst, size_t n) = 0;
+  virtual void write_nbi(int pe, uint64_t offset, const void* src, size_t n) = 0;
+  virtual void flush() = 0;
+  /// After local stores to this PE's own region that peers read by DMA (cache maintenance; no-op here on x86).
+  virtual void written_locally(const void* p, size_t n) { (void)p, (void)n; }
+};
+
+}  // namespace rdsm::detail::dsm
