@@ -108,15 +108,20 @@ class space {
 
   // lazy.cpp: release consistency's fault path, on the faulting thread
   void resolve_fault(uint32_t page, bool write);
-  void fetch_copies(uint32_t page, uint32_t n);
+  void fetch_copies(uint32_t page, uint32_t n, page_state opened);
   uint32_t prefetch_run(uint32_t page) const;
   void make_twin(uint32_t page);
   size_t write_diff(uint32_t page);
+  bool twin_matches(uint32_t page);
 
   // consistency.cpp
-  void flush_dirty(std::vector<uint32_t>& pages, std::vector<uint32_t>& notices);
+  void release_copies(std::vector<uint32_t>& notices);
+  void release_home_pages(std::vector<uint32_t>& notices);
+  void write_back_runs(std::vector<uint32_t>& pages, std::vector<uint32_t>& notices);
   void track_new_copies();
   void drop_stale(std::vector<uint32_t>& stale);
+  void forget_written(uint32_t first, uint32_t n);
+  bool stays_open(uint32_t page);
 
   // protocol.cpp (sequential)
   void post_fault(uint32_t page, bool write);
@@ -183,8 +188,13 @@ class space {
   // Release mode (under mu_)
   std::vector<uint8_t> copied_;         // this PE told the page's home that it holds copies
   std::vector<uint8_t> tracked_;        // home: other PEs hold copies, so writes are tracked and noticed
-  std::vector<uint32_t> dirty_;         // copies written since the last release (each has a twin)
-  std::vector<uint32_t> home_dirty_;    // tracked home pages written since the last release
+  // Written pages are found at release either by a fault (the page was read-only) or, for pages written
+  // in the previous interval too, by comparing with their twin while they stay writable: a page written
+  // in every interval (a halo row, a locked counter) costs a comparison per release, not a fault.
+  std::vector<uint32_t> dirty_;         // writable copies (each has a twin): compared and diffed at release
+  std::vector<uint32_t> home_dirty_;    // tracked home pages that faulted on a write (or may have been written)
+  std::vector<uint32_t> home_hot_;      // tracked home pages kept writable with a twin, compared at release
+  std::vector<uint8_t> idle_;           // open (dirty_, home_hot_) pages: releases in a row that found them unchanged
   std::vector<uint32_t> flushed_;       // copies written back early (at an acquire): noticed at the next release
 
   // Sequential mode: requester side

@@ -37,11 +37,16 @@ void space::resolve_fault(uint32_t page, bool write) {
     return;
   }
   const bool writes = write || advice_[page] == RDSM_DSM_MIGRATORY;
-  if (s == page_state::invalid) fetch_copies(page, writes ? 1 : prefetch_run(page));
-  if (!writes) return;
+  if (!writes) {
+    fetch_copies(page, prefetch_run(page), page_state::shared);
+    return;
+  }
+  // A write: the copy (fetched now, or the one held) becomes the twin, and the page opens read-write with
+  // a single mprotect.
+  if (s == page_state::invalid) fetch_copies(page, 1, page_state::modified);
   make_twin(page);
   dirty_.push_back(page);
-  protect(page, 1, page_state::modified);
+  if (s != page_state::invalid) protect(page, 1, page_state::modified);
 }
 
 uint32_t space::prefetch_run(uint32_t page) const {
@@ -53,7 +58,7 @@ uint32_t space::prefetch_run(uint32_t page) const {
   return n;
 }
 
-void space::fetch_copies(uint32_t page, uint32_t n) {
+void space::fetch_copies(uint32_t page, uint32_t n, page_state opened) {
   const int h = homes_[page];
   bool told = false;
   for (uint32_t p = page; p < page + n; ++p) {
@@ -67,17 +72,28 @@ void space::fetch_copies(uint32_t page, uint32_t n) {
   if (told) std::atomic_thread_fence(std::memory_order_seq_cst);
   mem_->read(h, frame_offset(page), frame(page), static_cast<size_t>(n) << shift_);
   stats_.fetches.fetch_add(n, std::memory_order_relaxed);
-  protect(page, n, page_state::shared);
+  protect(page, n, opened);
 }
 
 void space::make_twin(uint32_t page) { std::memcpy(twin(page), frame(page), page_size_); }
 
 size_t space::write_diff(uint32_t page) {
+  // Each changed run goes into the twin first and to the home from there: the twin holds exactly what was
+  // sent, so a store racing with the diff (another thread's) differs from it and goes at the next release.
   const int h = homes_[page];
   const char* now = frame(page);
-  return for_each_changed_run(now, twin(page), page_size_, [&](size_t at, size_t n) {
-    mem_->write_nbi(h, frame_offset(page) + at, now + at, n);
+  char* was = twin(page);
+  return for_each_changed_run(now, was, page_size_, [&](size_t at, size_t n) {
+    std::memcpy(was + at, now + at, n);
+    mem_->write_nbi(h, frame_offset(page) + at, was + at, n);
   });
+}
+
+bool space::twin_matches(uint32_t page) {
+  // A home page's twin: updated to the frame as it is compared (the same race argument as write_diff).
+  const char* now = frame(page);
+  char* was = twin(page);
+  return for_each_changed_run(now, was, page_size_, [&](size_t at, size_t n) { std::memcpy(was + at, now + at, n); }) == 0;
 }
 
 }  // namespace rdsm::detail::dsm

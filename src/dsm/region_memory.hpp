@@ -21,6 +21,7 @@ class region_memory final : public remote_memory {
   void write_nbi(int pe, uint64_t offset, const void* src, size_t n) override;
   void flush() override;
   void written_locally(const void* p, size_t n) override;
+  bool near(int pe) override { return at(pe, 0) != nullptr; }
   /// A load/store pointer to `pe`'s region at `offset`, or nullptr when the PE is on another host.
   char* at(int pe, uint64_t offset) const;
 

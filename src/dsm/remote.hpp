@@ -20,6 +20,8 @@ class remote_memory {
   virtual void read(int pe, uint64_t offset, void* dst, size_t n) = 0;
   virtual void write_nbi(int pe, uint64_t offset, const void* src, size_t n) = 0;
   virtual void flush() = 0;
+  /// Whether `pe`'s region is reached by load/store (a read then costs a memcpy, not a transfer).
+  virtual bool near(int pe) { return (void)pe, false; }
   /// After local stores to this PE's own region that peers read by DMA (cache maintenance; no-op here on x86).
   virtual void written_locally(const void* p, size_t n) { (void)p, (void)n; }
 };

@@ -119,6 +119,7 @@ void space::start(const char* fn) {
   if (release_mode_) {
     copied_.assign(n_pages_, 0);
     tracked_.assign(n_pages_, 0);
+    idle_.assign(n_pages_, 0);
     mem_ = std::make_unique<region_memory>(stream_, alias_);
     rings_ = std::make_unique<notice_rings>(*mem_, my_pe_, n_pes_, ring,
                                             reinterpret_cast<uint64_t*>(alias_ + ring.tail_offset),
@@ -237,12 +238,7 @@ void space::release_block(const char* fn, void* p) {
         clear_sharers(page);
       }
     }
-    // The release above emptied the lists of written pages; copies dropped at an acquire since may wait
-    // for their notice.
-    auto in_block = [&](uint32_t page) { return page - first < n; };
-    std::erase_if(flushed_, in_block);
-    std::erase_if(dirty_, in_block);
-    std::erase_if(home_dirty_, in_block);
+    forget_written(first, n);  // pages kept writable, and copies flushed at an acquire since the release
   }
   barrier_all();
 }
@@ -277,6 +273,7 @@ void space::advise(const char* fn, void* p, size_t bytes, rdsm_dsm_advice_t advi
       }
       if (release_mode_) copied_[page] = tracked_[page] = 0;
     }
+    if (release_mode_) forget_written(first, last - first + 1);
   }
   barrier_all();
   // 2. The annotation's starting state. In release mode every page may have several writers merged by
