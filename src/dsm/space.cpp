@@ -163,8 +163,12 @@ void* space::allocate(const char* fn, size_t bytes, rdsm_dsm_placement_t placeme
     fatal("%s: placement %d is not one of RDSM_DSM_BLOCK, _CYCLIC, _FIRST_TOUCH, _ON_PE", fn, static_cast<int>(placement));
   if (bytes == 0) return nullptr;
   const size_t rounded = (bytes + page_size_ - 1) / page_size_ * page_size_;
+  // Blocks of 16 pages or more reserve one page more, left unallocated (a guard): two arrays allocated one
+  // after the other then do not sit a power of two apart, where their loads and stores would alias in
+  // the caches (a Jacobi sweep between two such grids ran 25% slower).
+  const size_t reserved = rounded >= 16 * page_size_ ? rounded + page_size_ : rounded;
   std::unique_lock<std::mutex> lock(mu_);
-  void* p = rounded < bytes ? nullptr : blocks_->allocate(rounded, page_size_);
+  void* p = rounded < bytes ? nullptr : blocks_->allocate(reserved, page_size_);
   if (p == nullptr) {
     warn_exhausted(fn, bytes, *blocks_, "dsm", "DSM space", "RDSM_DSM_SIZE");
     lock.unlock();
