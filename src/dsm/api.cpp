@@ -1,11 +1,26 @@
 // The C API of rdsm/dsm.h over the DSM space.
 #include "core/memory.hpp"
 #include "core/runtime.hpp"
-#include "core/sync.hpp"
+#include "common/log.hpp"
 #include "dsm/dsm.hpp"
+#include "dsm/lock.hpp"
 #include "rdsm/dsm.h"
 
+using rdsm::detail::dsm::queue_lock;
+using rdsm::detail::dsm::queue_lock_acquire;
+using rdsm::detail::dsm::queue_lock_create;
+using rdsm::detail::dsm::queue_lock_destroy;
+using rdsm::detail::dsm::queue_lock_release;
 using rdsm::detail::dsm::space;
+
+namespace {
+
+queue_lock* checked_lock(const char* fn, rdsm_dsm_lock_t* lock) {
+  if (lock == nullptr) rdsm::detail::fatal("%s: the lock is NULL; pass a lock from rdsm_dsm_lock_create", fn);
+  return reinterpret_cast<queue_lock*>(lock);
+}
+
+}  // namespace
 
 extern "C" {
 
@@ -21,27 +36,28 @@ void rdsm_dsm_free(void* p) { space::ensure("rdsm_dsm_free").release_block("rdsm
 
 void rdsm_dsm_barrier(void) { space::ensure("rdsm_dsm_barrier").barrier(); }
 
-// A lock is a word of the symmetric heap (a fair ticket lock served by PE 0) plus the DSM's fences.
+// A lock is a queue lock in the symmetric heap (lock.hpp) plus the DSM's acquire and release.
 rdsm_dsm_lock_t* rdsm_dsm_lock_create(void) {
   space::ensure("rdsm_dsm_lock_create");
-  return static_cast<rdsm_dsm_lock_t*>(rdsm::detail::sym_allocate("rdsm_dsm_lock_create", sizeof(long), 0, true));
+  return reinterpret_cast<rdsm_dsm_lock_t*>(queue_lock_create("rdsm_dsm_lock_create"));
 }
 
 void rdsm_dsm_lock(rdsm_dsm_lock_t* lock) {
   space& s = space::ensure("rdsm_dsm_lock");
-  rdsm::detail::lock_set("rdsm_dsm_lock", reinterpret_cast<long*>(lock));
+  queue_lock_acquire("rdsm_dsm_lock", checked_lock("rdsm_dsm_lock", lock));
   s.acquire();
 }
 
 void rdsm_dsm_unlock(rdsm_dsm_lock_t* lock) {
   space& s = space::ensure("rdsm_dsm_unlock");
+  queue_lock* q = checked_lock("rdsm_dsm_unlock", lock);
   s.release();
-  rdsm::detail::lock_clear("rdsm_dsm_unlock", reinterpret_cast<long*>(lock));
+  queue_lock_release("rdsm_dsm_unlock", q);
 }
 
 void rdsm_dsm_lock_destroy(rdsm_dsm_lock_t* lock) {
   space::ensure("rdsm_dsm_lock_destroy");
-  rdsm::detail::sym_free("rdsm_dsm_lock_destroy", lock);
+  queue_lock_destroy("rdsm_dsm_lock_destroy", checked_lock("rdsm_dsm_lock_destroy", lock));
 }
 
 void rdsm_dsm_acquire(void) { space::ensure("rdsm_dsm_acquire").acquire(); }

@@ -1,0 +1,23 @@
+// DSM locks: queue locks (MCS) in the symmetric heap. A waiting PE spins on a word of its own, which its
+// predecessor writes once at hand-off: one remote store per hand-off, no remote polling, FIFO order.
+#pragma once
+
+#include <cstdint>
+
+namespace rdsm::detail::dsm {
+
+/// One lock, symmetric: the same object in every PE. `tail` is meaningful at the lock's home PE (the
+/// last PE queued, plus one; 0 = free); `next` and `waiting` are each PE's own queue node.
+struct alignas(64) queue_lock {
+  uint64_t tail;
+  uint64_t next;     // the PE queued behind this one, plus one; 0 = none yet
+  uint64_t waiting;  // 1 while this PE waits for its predecessor's hand-off
+  uint64_t home;     // the PE holding `tail` (the same value in every PE)
+};
+
+queue_lock* queue_lock_create(const char* fn);
+void queue_lock_destroy(const char* fn, queue_lock* lock);
+void queue_lock_acquire(const char* fn, queue_lock* lock);
+void queue_lock_release(const char* fn, queue_lock* lock);
+
+}  // namespace rdsm::detail::dsm
