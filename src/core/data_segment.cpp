@@ -6,8 +6,10 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include <cctype>
 #include <cerrno>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 
@@ -16,12 +18,19 @@
 namespace rdsm::detail {
 namespace {
 
-// Identifies the kernel instance: PEs with equal ids share memory and process ids.
+// Identifies the kernel instance: PEs with equal ids share memory and process ids. RDSM_HOST_ID splits
+// one kernel into several "hosts" (the multi-host tests run one per network namespace), whose PEs then
+// reach each other only through the transport.
 std::string host_id() {
   std::ifstream in("/proc/sys/kernel/random/boot_id");
   std::string id;
   std::getline(in, id);
-  return id;
+  const char* split = std::getenv("RDSM_HOST_ID");
+  if (split == nullptr || *split == '\0') return id;
+  for (const char* c = split; *c != '\0'; ++c)
+    if (std::isspace(static_cast<unsigned char>(*c)) != 0 || c - split >= 24)
+      fatal("RDSM_HOST_ID=%s: use at most 24 characters and no spaces", split);
+  return id + "/" + split;
 }
 
 // A new zero-filled memory file of `bytes` (peers reopen it through /proc/<pid>/fd).

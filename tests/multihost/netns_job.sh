@@ -1,9 +1,13 @@
 #!/usr/bin/env bash
-# Runs an OpenSHMEM program as 2 "hosts": each PE in its own network namespace joined by a veth pair,
-# bootstrapped with the tcp rendezvous and talking UCX over TCP across the link. Needs root and iproute2;
-# exits 77 (skipped) otherwise. Usage: netns_job.sh <program> <expected output line>
+# Runs an OpenSHMEM program as 2 "hosts": two network namespaces joined by a veth pair, with PER_HOST PEs
+# in each (1 by default; ranks 0.. in the first), bootstrapped with the tcp rendezvous. PEs of one
+# namespace share memory; across the link they talk UCX over TCP (RDSM_HOST_ID tells the hosts apart).
+# Needs root and iproute2; exits 77 (skipped) otherwise.
+# Usage: [PER_HOST=n] netns_job.sh <program> <expected output line> [program arguments...]
 set -u
 prog=$1 expect=$2
+shift 2
+per_host=${PER_HOST:-1}
 if [ "$(id -u)" -ne 0 ] || ! command -v ip >/dev/null; then
   echo "skipped: needs root and iproute2"
   exit 77
@@ -31,15 +35,19 @@ for _ in $(seq 50); do
   sleep 0.1
 done
 
-common=(RDSM_BOOT=tcp RDSM_BOOT_ADDR=10.213.0.1:47931 RDSM_SIZE=2 RDSM_JOB_SECRET="$tag" UCX_TLS=tcp,self)
-ip netns exec "$b" env "${common[@]}" RDSM_RANK=1 UCX_NET_DEVICES="${tag}y" timeout 60 "$prog" >"$work/pe1" 2>&1 &
-pids="$!"
-ip netns exec "$a" env "${common[@]}" RDSM_RANK=0 UCX_NET_DEVICES="${tag}x" timeout 60 "$prog" >"$work/pe0" 2>&1 &
-pids="$pids $!"
+common=(RDSM_BOOT=tcp RDSM_BOOT_ADDR=10.213.0.1:47931 RDSM_SIZE=$((2 * per_host)) RDSM_JOB_SECRET="$tag"
+        UCX_TLS=tcp,self)
+pids=""
+for rank in $(seq 0 $((2 * per_host - 1))); do
+  if [ "$rank" -lt "$per_host" ]; then ns=$a dev="${tag}x"; else ns=$b dev="${tag}y"; fi
+  ip netns exec "$ns" env "${common[@]}" RDSM_RANK="$rank" RDSM_HOST_ID="$ns" UCX_NET_DEVICES="$dev" \
+    timeout 120 "$prog" "$@" >"$work/pe$rank" 2>&1 &
+  pids="$pids $!"
+done
 status=0
 for p in $pids; do wait "$p" || status=$?; done
 pids=""
-cat "$work/pe0" "$work/pe1"
+cat "$work"/pe*
 [ $status -eq 0 ] || { echo "FAIL: a PE exited with status $status"; exit 1; }
-grep -qx "$expect" "$work/pe0" || { echo "FAIL: PE 0 did not print '$expect'"; exit 1; }
+grep -qxE "$expect" "$work/pe0" || { echo "FAIL: PE 0 did not print '$expect'"; exit 1; }
 echo "netns job ok"

@@ -168,7 +168,12 @@ class ucx_transport final : public transport {
       r.peers[pe].base = bases[pe];
       r.peers[pe].packed_key = keys[pe];
     }
-    RDSM_TRY(unpack_keys(*streams_[0], id));
+    {
+      // Every stream that exists already gets the keys (later ones unpack all regions when created).
+      std::unique_lock<std::shared_mutex> lock(streams_mutex_);
+      for (auto& st : streams_)
+        if (st != nullptr) RDSM_TRY(unpack_keys(*st, id));
+    }
     for (int pe = 0; pe < n_pes_; ++pe) {
       remote_region& p = r.peers[pe];
       if (pe == my_pe_) {
