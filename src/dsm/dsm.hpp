@@ -9,9 +9,9 @@
 // copy; another PE's frame of it is its cached copy.
 //
 // Two protocols share the layout and the page table:
-// - release consistency (lazy.cpp, consistency.cpp): the faulting thread resolves its own fault with
-//   one-sided operations (no message, nothing runs at the home); writers keep twins and write diffs back at
-//   release; readers self-invalidate at acquire from the writers' notices.
+// - release consistency (release_protocol, over page_table and remote_memory): the faulting thread resolves
+//   its own fault with one-sided operations (no message, nothing runs at the home); writers keep twins and
+//   write diffs back at release; readers refresh or drop copies at acquire from the writers' notices.
 // - sequential consistency (protocol.cpp): single writer at every instant; faults are requests to the home,
 //   served by the progress thread, which recalls and invalidates copies by messages.
 #pragma once
@@ -27,13 +27,12 @@
 
 #include "core/heap.hpp"
 #include "dsm/notices.hpp"
+#include "dsm/page_table.hpp"
 #include "dsm/region_memory.hpp"
+#include "dsm/release.hpp"
 #include "rdsm/dsm.h"
 
 namespace rdsm::detail::dsm {
-
-/// A page's state in one PE (its view's protection: none, read, read-write).
-enum class page_state : uint8_t { invalid, shared, modified };
 
 /// Messages of the sequential protocol; the names are the model's (model/dsm.pml).
 enum class msg_kind : uint8_t {
@@ -56,8 +55,6 @@ struct message {
   uint32_t page = 0;
   uint32_t version = 0;     // read_grant/write_grant: the home copy's version; write_req: the copy's
 };
-
-enum : int32_t { no_pe = -1, home_undecided = -2 };
 
 /// One fault posted by a program thread for the progress thread (sequential mode); lives in a fixed table
 /// (no allocation in the signal handler).
@@ -94,7 +91,7 @@ class space {
   void on_fault(uint32_t page, bool write);
   bool contains(uintptr_t a) const { return a - base_ < size_; }
   uint32_t page_of(uintptr_t a) const { return static_cast<uint32_t>((a - base_) >> shift_); }
-  page_state state(uint32_t page) const { return states_[page].load(std::memory_order_acquire); }
+  page_state state(uint32_t page) const { return pages_->state(page); }
 
   // Sequential protocol (protocol.cpp): the progress thread's work.
   static bool service();
@@ -105,23 +102,6 @@ class space {
   void start(const char* fn);
   void stop();
   void check_access(uint32_t page, bool write) const;
-
-  // lazy.cpp: release consistency's fault path, on the faulting thread
-  void resolve_fault(uint32_t page, bool write);
-  void fetch_copies(uint32_t page, uint32_t n, page_state opened);
-  uint32_t prefetch_run(uint32_t page) const;
-  void make_twin(uint32_t page);
-  size_t write_diff(uint32_t page);
-  bool twin_matches(uint32_t page);
-
-  // consistency.cpp
-  void release_copies(std::vector<uint32_t>& notices);
-  void release_home_pages(std::vector<uint32_t>& notices);
-  void write_back_runs(std::vector<uint32_t>& pages, std::vector<uint32_t>& notices);
-  void track_new_copies();
-  void drop_stale(std::vector<uint32_t>& stale);
-  void forget_written(uint32_t first, uint32_t n);
-  bool stays_open(uint32_t page);
 
   // protocol.cpp (sequential)
   void post_fault(uint32_t page, bool write);
@@ -142,20 +122,17 @@ class space {
   void write_back(uint32_t page);
   bool satisfied(uint32_t page, bool write) const;
 
-  void protect(uint32_t page, uint32_t n, page_state s);
-  /// Protection for `pages` (sorted) in runs of consecutive pages: one mprotect per run.
-  void protect_runs(const std::vector<uint32_t>& pages, page_state s);
+  void protect(uint32_t page, uint32_t n, page_state s) { pages_->protect(page, n, s); }
 
   // placement / sharer sets
-  int32_t home(uint32_t page) const { return homes_[page]; }
+  int32_t home(uint32_t page) const { return pages_->home(page); }
   bool resolve_home(uint32_t page);
   bool is_sharer(uint32_t page, int pe) const;
   void set_sharer(uint32_t page, int pe, bool on);
   void clear_sharers(uint32_t page);
-  char* frame(uint32_t page) const { return alias_ + (static_cast<size_t>(page) << shift_); }
-  char* twin(uint32_t page) const { return twins_ + (static_cast<size_t>(page) << shift_); }
-  char* view(uint32_t page) const { return reinterpret_cast<char*>(base_ + (static_cast<size_t>(page) << shift_)); }
-  uint64_t frame_offset(uint32_t page) const { return static_cast<uint64_t>(page) << shift_; }
+  char* frame(uint32_t page) const { return pages_->frame(page); }
+  char* view(uint32_t page) const { return pages_->view(page); }
+  uint64_t frame_offset(uint32_t page) const { return pages_->frame_offset(page); }
 
   static std::atomic<space*> instance_;
 
@@ -172,30 +149,16 @@ class space {
   int n_pes_ = 1;
   bool release_mode_ = true;
   bool poll_ = false;  // waiting for a fault's answer polls (RDSM_DSM_POLL) rather than sleeping at once
-  uint32_t prefetch_ = 1;  // pages a read fault copies at most (RDSM_DSM_PREFETCH)
   int stream_ = 0;  // transport stream for frame transfers
   std::unique_ptr<symmetric_heap> blocks_;
   int32_t* claims_ = nullptr;  // symmetric: first-touch claims, one word per page, at the page's manager
+  std::unique_ptr<page_table> pages_;
+
+  // Release mode
   std::unique_ptr<region_memory> mem_;
   std::unique_ptr<notice_rings> rings_;
   std::unique_ptr<copy_tracker> tracker_;
-
-  // Per page, this PE
-  std::unique_ptr<std::atomic<page_state>[]> states_;
-  std::vector<int32_t> homes_;
-  std::vector<uint8_t> advice_;
-
-  // Release mode (under mu_)
-  std::vector<uint8_t> copied_;         // this PE told the page's home that it holds copies
-  std::vector<uint8_t> tracked_;        // home: other PEs hold copies, so writes are tracked and noticed
-  // Written pages are found at release either by a fault (the page was read-only) or, for pages written
-  // in the previous interval too, by comparing with their twin while they stay writable: a page written
-  // in every interval (a halo row, a locked counter) costs a comparison per release, not a fault.
-  std::vector<uint32_t> dirty_;         // writable copies (each has a twin): compared and diffed at release
-  std::vector<uint32_t> home_dirty_;    // tracked home pages that faulted on a write (or may have been written)
-  std::vector<uint32_t> home_hot_;      // tracked home pages kept writable with a twin, compared at release
-  std::vector<uint8_t> idle_;           // open (dirty_, home_hot_) pages: releases in a row that found them unchanged
-  std::vector<uint32_t> flushed_;       // copies written back early (at an acquire): noticed at the next release
+  std::unique_ptr<release_protocol> lazy_;  // under mu_
 
   // Sequential mode: requester side
   std::vector<uint32_t> versions_;       // version of the cached copy
@@ -245,11 +208,6 @@ class space {
   fault_slot slots_[n_slots];
   std::atomic<int> posted_{0};
 
-  // Statistics
-  struct counters {
-    std::atomic<uint64_t> read_faults{0}, write_faults{0}, fetches{0}, invalidations{0}, write_backs{0}, diffs{0},
-        diff_bytes{0}, notices{0}, requests_served{0};
-  };
   counters stats_;
 };
 

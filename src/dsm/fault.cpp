@@ -1,5 +1,5 @@
 // The fault path. The handler runs on the faulting thread, in signal context. In release mode it resolves
-// the fault itself (lazy.cpp). In sequential mode it neither allocates nor takes a lock: it posts the fault
+// the fault itself (release.cpp). In sequential mode it neither allocates nor takes a lock: it posts the fault
 // in a fixed slot, wakes the progress thread and waits (spinning briefly, then yielding, then on a futex)
 // until the page's state allows the access. Either way the faulting instruction then runs again.
 #include "dsm/fault.hpp"
@@ -105,18 +105,22 @@ void space::on_fault(uint32_t page, bool write) {
   (write ? stats_.write_faults : stats_.read_faults).fetch_add(1, std::memory_order_relaxed);
   check_access(page, write);
   if (release_mode_) {
-    resolve_fault(page, write);
+    // The faulting thread may have interrupted any code but the DSM's own (which never touches the view),
+    // so this lock is never held by the thread itself.
+    std::lock_guard<std::mutex> lock(mu_);
+    if (pages_->home(page) == home_undecided) resolve_home(page);
+    lazy_->fault(page, write);
     return;
   }
   post_fault(page, write);
 }
 
 void space::check_access(uint32_t page, bool write) const {
-  if (homes_[page] == no_pe)
+  if (pages_->home(page) == no_pe)
     fatal("segmentation fault at %p: DSM memory that is not allocated (freed, or never returned by "
           "rdsm_dsm_alloc); check the pointer",
           view(page));
-  if (write && advice_[page] == RDSM_DSM_READ_ONLY)
+  if (write && pages_->advice(page) == RDSM_DSM_READ_ONLY)
     fatal("write to %p, in a DSM region advised RDSM_DSM_READ_ONLY; advise it RDSM_DSM_DEFAULT before writing",
           view(page));
 }

@@ -199,7 +199,7 @@ void space::start_request(uint32_t page, bool write) {
   resolve_home(page);
   const int h = home(page);
   const page_state s = state(page);
-  const bool take_ownership = write || advice_[page] == RDSM_DSM_MIGRATORY;
+  const bool take_ownership = write || pages_->advice(page) == RDSM_DSM_MIGRATORY;
   message m{.kind = take_ownership ? msg_kind::write_req : msg_kind::read_req, .page = page};
   if (take_ownership) {
     m.current = s == page_state::shared ? 1 : 0;

@@ -59,7 +59,6 @@ void space::start(const char* fn) {
   base_ = std::strtoull(cfg.dsm_base.c_str(), &end, 0);
   if (errno != 0 || end == cfg.dsm_base.c_str() || *end != '\0' || base_ % symmetric_heap::max_alignment != 0)
     fatal("%s: RDSM_DSM_BASE=%s is not an address aligned to 2 MiB; use e.g. 0x200000000000", fn, cfg.dsm_base.c_str());
-  prefetch_ = static_cast<uint32_t>(std::clamp<uint64_t>(cfg.dsm_prefetch, 1, 64));
   if (!release_mode_) {
     // Sequential mode: faults are served by the progress thread (protocol.cpp).
     if (cfg.progress_thread == "off")
@@ -107,25 +106,22 @@ void space::start(const char* fn) {
   if (!s.ok()) fatal("%s: registering the DSM frames: %s", fn, s.message().c_str());
 
   blocks_ = std::make_unique<symmetric_heap>(reinterpret_cast<void*>(base_), size_);
-  states_ = std::make_unique<std::atomic<page_state>[]>(n_pages_);
+  pages_ = std::make_unique<page_table>(reinterpret_cast<char*>(base_), alias_, twins_, n_pages_, shift_);
   held_ = std::make_unique<std::atomic<uint32_t>[]>(n_pages_);
   resumed_ns_ = std::make_unique<std::atomic<uint64_t>[]>(n_pages_);
-  homes_.assign(n_pages_, no_pe);
-  advice_.assign(n_pages_, RDSM_DSM_DEFAULT);
   claims_ = static_cast<int32_t*>(sym_allocate(fn, sizeof(int32_t) * n_pages_, 0, true));
   if (claims_ == nullptr)
     fatal("%s: no symmetric heap left for the DSM's first-touch table (%zu bytes); raise SHMEM_SYMMETRIC_SIZE", fn,
           sizeof(int32_t) * n_pages_);
   if (release_mode_) {
-    copied_.assign(n_pages_, 0);
-    tracked_.assign(n_pages_, 0);
-    idle_.assign(n_pages_, 0);
     mem_ = std::make_unique<region_memory>(stream_, alias_);
     rings_ = std::make_unique<notice_rings>(*mem_, my_pe_, n_pes_, ring,
                                             reinterpret_cast<uint64_t*>(alias_ + ring.tail_offset),
                                             reinterpret_cast<uint32_t*>(alias_ + ring.entries_offset));
     tracker_ = std::make_unique<copy_tracker>(*mem_, tracked, reinterpret_cast<uint64_t*>(alias_ + tracked.count_offset),
                                               reinterpret_cast<uint64_t*>(alias_ + tracked.bits_offset), n_pages_);
+    const auto prefetch = static_cast<uint32_t>(std::clamp<uint64_t>(cfg.dsm_prefetch, 1, 64));
+    lazy_ = std::make_unique<release_protocol>(*pages_, *mem_, *rings_, *tracker_, my_pe_, prefetch, stats_);
   } else {
     versions_.assign(n_pages_, 0);
     pending_.assign(n_pages_, 0);
@@ -188,13 +184,9 @@ void* space::allocate(const char* fn, size_t bytes, rdsm_dsm_placement_t placeme
       case RDSM_DSM_FIRST_TOUCH: h = home_undecided; break;
       case RDSM_DSM_ON_PE: h = static_cast<int32_t>(param); break;
     }
-    homes_[page] = h;
-    advice_[page] = RDSM_DSM_DEFAULT;
-    if (release_mode_) {
-      copied_[page] = 0;
-      tracked_[page] = 0;
-      continue;
-    }
+    pages_->set_home(page, h);
+    pages_->set_advice(page, RDSM_DSM_DEFAULT);
+    if (release_mode_) continue;
     versions_[page] = 0;
     pending_[page] = 0;
     dir_version_[page] = 0;
@@ -203,11 +195,12 @@ void* space::allocate(const char* fn, size_t bytes, rdsm_dsm_placement_t placeme
     // with first touch every PE presumes itself the owner, which holds in whichever PE wins the claim.
     owner_[page] = (h == my_pe_ || h == home_undecided) ? my_pe_ : no_pe;
   }
+  if (release_mode_) lazy_->forget(first, n);
   // Protection in runs of equal state: one mprotect per run, not per page.
   for (uint32_t i = 0; i < n;) {
-    const bool mine = homes_[first + i] == my_pe_;
+    const bool mine = pages_->home(first + i) == my_pe_;
     uint32_t j = i + 1;
-    while (j < n && (homes_[first + j] == my_pe_) == mine) ++j;
+    while (j < n && (pages_->home(first + j) == my_pe_) == mine) ++j;
     protect(first + i, j - i, mine ? page_state::modified : page_state::invalid);
     i = j;
   }
@@ -235,14 +228,14 @@ void space::release_block(const char* fn, void* p) {
                   static_cast<off_t>(bytes)) != 0)
       std::memset(frame(first), 0, bytes);
     for (uint32_t page = first; page < first + n; ++page) {
-      homes_[page] = no_pe;
+      pages_->set_home(page, no_pe);
       claims_[page] = 0;
       if (!release_mode_) {
         owner_[page] = no_pe;
         clear_sharers(page);
       }
     }
-    forget_written(first, n);  // pages kept writable, and copies flushed at an acquire since the release
+    if (release_mode_) lazy_->forget(first, n);  // open pages, copies flushed at an acquire since the release
   }
   barrier_all();
 }
@@ -257,7 +250,7 @@ void space::advise(const char* fn, void* p, size_t bytes, rdsm_dsm_advice_t advi
   const uint32_t first = page_of(a);
   const uint32_t last = page_of(a + bytes - 1);
   for (uint32_t page = first; page <= last; ++page)
-    if (homes_[page] == no_pe)
+    if (pages_->home(page) == no_pe)
       fatal("%s: %p is not allocated DSM memory; pass memory from rdsm_dsm_alloc", fn, view(page));
   // 1. Every writer's changes reach the homes; every cached copy is dropped; homes forget who copied.
   release();
@@ -265,9 +258,9 @@ void space::advise(const char* fn, void* p, size_t bytes, rdsm_dsm_advice_t advi
   {
     std::lock_guard<std::mutex> lock(mu_);
     for (uint32_t page = first; page <= last; ++page) {
-      if (homes_[page] == home_undecided) continue;
-      if (homes_[page] != my_pe_) {
-        if (!release_mode_ && state(page) == page_state::modified && advice_[page] != RDSM_DSM_PRIVATE)
+      if (pages_->home(page) == home_undecided) continue;
+      if (pages_->home(page) != my_pe_) {
+        if (!release_mode_ && state(page) == page_state::modified && pages_->advice(page) != RDSM_DSM_PRIVATE)
           write_back(page);
         protect(page, 1, page_state::invalid);
       } else if (!release_mode_) {
@@ -275,9 +268,8 @@ void space::advise(const char* fn, void* p, size_t bytes, rdsm_dsm_advice_t advi
         clear_sharers(page);
         ++dir_version_[page];
       }
-      if (release_mode_) copied_[page] = tracked_[page] = 0;
     }
-    if (release_mode_) forget_written(first, last - first + 1);
+    if (release_mode_) lazy_->forget(first, last - first + 1);
   }
   barrier_all();
   // 2. The annotation's starting state. In release mode every page may have several writers merged by
@@ -286,8 +278,8 @@ void space::advise(const char* fn, void* p, size_t bytes, rdsm_dsm_advice_t advi
   {
     std::lock_guard<std::mutex> lock(mu_);
     for (uint32_t page = first; page <= last; ++page) {
-      advice_[page] = static_cast<uint8_t>(advice);
-      const int32_t h = homes_[page];
+      pages_->set_advice(page, static_cast<uint8_t>(advice));
+      const int32_t h = pages_->home(page);
       if (h == home_undecided) continue;
       if (advice == RDSM_DSM_PRIVATE) {
         if (h != my_pe_ && !release_mode_) fetch(page);
@@ -308,7 +300,7 @@ void space::advise(const char* fn, void* p, size_t bytes, rdsm_dsm_advice_t advi
 int space::home_of(const void* p) const {
   const auto a = reinterpret_cast<uintptr_t>(p);
   if (!contains(a)) return no_pe;
-  const int32_t h = homes_[page_of(a)];
+  const int32_t h = pages_->home(page_of(a));
   return h >= 0 ? h : no_pe;
 }
 
@@ -325,12 +317,12 @@ void space::stats(rdsm_dsm_stats_t* out) const {
 }
 
 bool space::resolve_home(uint32_t page) {
-  if (homes_[page] != home_undecided) return homes_[page] >= 0;
+  if (pages_->home(page) != home_undecided) return pages_->home(page) >= 0;
   // First touch: the page's manager (page mod n) holds a claim word; the first compare-and-swap wins.
   const int manager = static_cast<int>(page % static_cast<uint32_t>(n_pes_));
   const uint64_t old = detail::atomic("rdsm_dsm (first touch)", amo_op::cswap, &claims_[page], 4,
                                       static_cast<uint64_t>(my_pe_ + 1), 0, manager, stream_);
-  homes_[page] = old == 0 ? my_pe_ : static_cast<int32_t>(old) - 1;
+  pages_->set_home(page, old == 0 ? my_pe_ : static_cast<int32_t>(old) - 1);
   return true;
 }
 
@@ -346,25 +338,6 @@ void space::set_sharer(uint32_t page, int pe, bool on) {
 
 void space::clear_sharers(uint32_t page) {
   std::fill_n(sharers_.begin() + static_cast<ptrdiff_t>(page * words_), words_, 0);
-}
-
-void space::protect(uint32_t page, uint32_t n, page_state s) {
-  const int prot = s == page_state::modified ? PROT_READ | PROT_WRITE
-                   : s == page_state::shared ? PROT_READ
-                                              : PROT_NONE;
-  if (mprotect(view(page), static_cast<size_t>(n) << shift_, prot) != 0)
-    fatal("dsm: mprotect of %u pages at %p failed: %s; raise vm.max_map_count or use a larger RDSM_DSM_PAGE_SIZE", n,
-          view(page), std::strerror(errno));
-  for (uint32_t i = 0; i < n; ++i) states_[page + i].store(s, std::memory_order_release);
-}
-
-void space::protect_runs(const std::vector<uint32_t>& pages, page_state s) {
-  for (size_t i = 0; i < pages.size();) {
-    size_t j = i + 1;
-    while (j < pages.size() && pages[j] == pages[j - 1] + 1) ++j;
-    protect(pages[i], static_cast<uint32_t>(j - i), s);
-    i = j;
-  }
 }
 
 }  // namespace rdsm::detail::dsm

@@ -1,0 +1,63 @@
+// The DSM's pages in one PE: each page's home, advice and state (which the view's protection mirrors),
+// and where its view, frame and twin are. Both protocols and the allocator work through it.
+#pragma once
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+namespace rdsm::detail::dsm {
+
+/// A page's state in one PE (its view's protection: none, read, read-write).
+enum class page_state : uint8_t { invalid, shared, modified };
+
+enum : int32_t { no_pe = -1, home_undecided = -2 };
+
+/// Event counts of one PE (rdsm_dsm_stats).
+struct counters {
+  std::atomic<uint64_t> read_faults{0}, write_faults{0}, fetches{0}, invalidations{0}, write_backs{0}, diffs{0},
+      diff_bytes{0}, notices{0}, requests_served{0};
+};
+
+class page_table {
+ public:
+  /// `view`: the pages as the program sees them (protected page by page); `frames`: this PE's frames of
+  /// the same pages, always read-write; `twins`: a reservation as large for twins (nullptr: none).
+  page_table(char* view, char* frames, char* twins, uint32_t n_pages, unsigned shift);
+
+  uint32_t pages() const { return n_pages_; }
+  size_t page_size() const { return size_t{1} << shift_; }
+  uint32_t page_of(const void* p) const {
+    return static_cast<uint32_t>((static_cast<const char*>(p) - view_) >> shift_);
+  }
+  page_state state(uint32_t page) const { return states_[page].load(std::memory_order_acquire); }
+  /// Protection and state of pages [page, page + n): one mprotect. Ends the job if the kernel refuses.
+  void protect(uint32_t page, uint32_t n, page_state s);
+  /// The same for `pages` (sorted), in runs of consecutive pages: one mprotect per run.
+  void protect_runs(const std::vector<uint32_t>& pages, page_state s);
+
+  char* view(uint32_t page) const { return view_ + (static_cast<size_t>(page) << shift_); }
+  char* frame(uint32_t page) const { return frames_ + (static_cast<size_t>(page) << shift_); }
+  char* twin(uint32_t page) const { return twins_ + (static_cast<size_t>(page) << shift_); }
+  /// The frame's offset in a PE's DSM region (the same in every PE).
+  uint64_t frame_offset(uint32_t page) const { return static_cast<uint64_t>(page) << shift_; }
+
+  int32_t home(uint32_t page) const { return homes_[page]; }
+  void set_home(uint32_t page, int32_t pe) { homes_[page] = pe; }
+  uint8_t advice(uint32_t page) const { return advice_[page]; }
+  void set_advice(uint32_t page, uint8_t advice) { advice_[page] = advice; }
+
+ private:
+  char* view_;
+  char* frames_;
+  char* twins_;
+  uint32_t n_pages_;
+  unsigned shift_;
+  std::unique_ptr<std::atomic<page_state>[]> states_;
+  std::vector<int32_t> homes_;
+  std::vector<uint8_t> advice_;
+};
+
+}  // namespace rdsm::detail::dsm

@@ -1,0 +1,267 @@
+// Release consistency without messages (release.hpp; docs/design/dsm.md has the protocol's table).
+//
+// Faults run on the faulting thread itself: no message, no other thread, and nothing runs at the home. A
+// read fault tells the home (once per page) that a copy exists, copies the page and the next few of the
+// same home from the home's frame, and maps them read-only. A write fault keeps a twin of the copy and
+// maps it read-write. A home never fetches its own pages: it faults only on writes to pages that others
+// copy, to know which of them to notice at its release.
+#include "dsm/release.hpp"
+
+#include <algorithm>
+#include <cstring>
+
+#include "common/log.hpp"
+#include "dsm/diff.hpp"
+#include "rdsm/dsm.h"
+
+namespace rdsm::detail::dsm {
+
+namespace {
+
+bool needs_notices(uint8_t advice) { return advice != RDSM_DSM_READ_ONLY && advice != RDSM_DSM_PRIVATE; }
+
+void sort_unique(std::vector<uint32_t>& pages) {
+  std::sort(pages.begin(), pages.end());
+  pages.erase(std::unique(pages.begin(), pages.end()), pages.end());
+}
+
+}  // namespace
+
+release_protocol::release_protocol(page_table& pages, remote_memory& mem, notice_rings& rings, copy_tracker& tracker,
+                                   int my_pe, uint32_t prefetch, counters& stats)
+    : pages_(pages), mem_(mem), rings_(rings), tracker_(tracker), my_pe_(my_pe), prefetch_(prefetch), stats_(stats),
+      copied_(pages.pages(), 0), tracked_(pages.pages(), 0), idle_(pages.pages(), 0) {}
+
+void release_protocol::fault(uint32_t page, bool write) {
+  const page_state s = pages_.state(page);
+  if (write ? s == page_state::modified : s != page_state::invalid) return;  // another thread got it first
+  if (pages_.home(page) == my_pe_) {
+    // The frame is the page. A write to a tracked page is noticed at the next release; the first touch of
+    // a page this PE just won is an untracked page like any other of its home pages.
+    if (pages_.advice(page) == RDSM_DSM_READ_ONLY) {
+      pages_.protect(page, 1, page_state::shared);
+      return;
+    }
+    if (tracked_[page] != 0) home_dirty_.push_back(page);
+    pages_.protect(page, 1, page_state::modified);
+    return;
+  }
+  const bool writes = write || pages_.advice(page) == RDSM_DSM_MIGRATORY;
+  if (!writes) {
+    fetch_copies(page, prefetch_run(page), page_state::shared);
+    return;
+  }
+  // A write: the copy (fetched now, or the one held) becomes the twin, and the page opens read-write with
+  // a single mprotect.
+  if (s == page_state::invalid) fetch_copies(page, 1, page_state::modified);
+  make_twin(page);
+  dirty_.push_back(page);
+  if (s != page_state::invalid) pages_.protect(page, 1, page_state::modified);
+}
+
+uint32_t release_protocol::prefetch_run(uint32_t page) const {
+  // Following pages of the same home and advice that this PE does not hold: one copy, one mprotect.
+  uint32_t n = 1;
+  while (n < prefetch_ && page + n < pages_.pages() && pages_.home(page + n) == pages_.home(page) &&
+         pages_.advice(page + n) == pages_.advice(page) && pages_.state(page + n) == page_state::invalid)
+    ++n;
+  return n;
+}
+
+void release_protocol::fetch_copies(uint32_t page, uint32_t n, page_state opened) {
+  const int h = pages_.home(page);
+  bool told = false;
+  for (uint32_t p = page; p < page + n; ++p) {
+    if (copied_[p] != 0 || !needs_notices(pages_.advice(p))) continue;
+    tracker_.add_copy(p, h);
+    copied_[p] = 1;
+    told = true;
+  }
+  // The home sees the copy (and tracks its writes from its next release on), or this copy sees the home's
+  // writes: a full fence between telling and copying (the home fences between writing and looking).
+  if (told) std::atomic_thread_fence(std::memory_order_seq_cst);
+  mem_.read(h, pages_.frame_offset(page), pages_.frame(page), static_cast<size_t>(n) * pages_.page_size());
+  stats_.fetches.fetch_add(n, std::memory_order_relaxed);
+  pages_.protect(page, n, opened);
+}
+
+void release_protocol::make_twin(uint32_t page) {
+  std::memcpy(pages_.twin(page), pages_.frame(page), pages_.page_size());
+}
+
+size_t release_protocol::write_diff(uint32_t page) {
+  // Each changed run goes into the twin first and to the home from there: the twin holds exactly what was
+  // sent, so a store racing with the diff (another thread's) differs from it and goes at the next release.
+  const int h = pages_.home(page);
+  const char* now = pages_.frame(page);
+  char* was = pages_.twin(page);
+  return for_each_changed_run(now, was, pages_.page_size(), [&](size_t at, size_t n) {
+    std::memcpy(was + at, now + at, n);
+    mem_.write_nbi(h, pages_.frame_offset(page) + at, was + at, n);
+  });
+}
+
+bool release_protocol::send_diff(uint32_t page, std::vector<uint32_t>& notices) {
+  const size_t bytes = write_diff(page);
+  if (bytes == 0) return false;
+  idle_[page] = 0;
+  stats_.diffs.fetch_add(1, std::memory_order_relaxed);
+  stats_.diff_bytes.fetch_add(bytes, std::memory_order_relaxed);
+  notices.push_back(page);
+  return true;
+}
+
+bool release_protocol::twin_matches(uint32_t page) {
+  // A home page's twin: updated to the frame as it is compared (the same race argument as write_diff).
+  const char* now = pages_.frame(page);
+  char* was = pages_.twin(page);
+  auto update = [&](size_t at, size_t n) { std::memcpy(was + at, now + at, n); };
+  return for_each_changed_run(now, was, pages_.page_size(), update) == 0;
+}
+
+bool release_protocol::stays_open(uint32_t page) {
+  // Pages written every other interval (two grids used in turn) stay open too: a page closes only after
+  // `close_after` releases in a row found it unchanged.
+  constexpr uint8_t close_after = 3;
+  if (++idle_[page] < close_after) return true;
+  idle_[page] = 0;
+  return false;
+}
+
+void release_protocol::release_copies(std::vector<uint32_t>& notices) {
+  if (dirty_.empty()) return;
+  sort_unique(dirty_);
+  // A copy whose diff is not empty stays writable (its twin now equals what the home has); one that was
+  // not written in this interval closes, and is compared once more after closing: a store that raced with
+  // the first comparison is in the frame by then.
+  std::vector<uint32_t> open, quiet;
+  for (uint32_t page : dirty_) (send_diff(page, notices) || stays_open(page) ? open : quiet).push_back(page);
+  if (!quiet.empty()) {
+    pages_.protect_runs(quiet, page_state::shared);
+    for (uint32_t page : quiet) send_diff(page, notices);
+  }
+  mem_.flush();  // every diff is in its home's frame before a notice names it
+  dirty_.swap(open);
+}
+
+void release_protocol::release_home_pages(std::vector<uint32_t>& notices) {
+  // Pages kept writable since an earlier release: noticed when they differ from their twins, closed when
+  // they do not (and compared once more after closing, as above).
+  std::vector<uint32_t> open, quiet;
+  for (uint32_t page : home_hot_) {
+    if (twin_matches(page)) {
+      (stays_open(page) ? open : quiet).push_back(page);
+      continue;
+    }
+    idle_[page] = 0;
+    notices.push_back(page);
+    open.push_back(page);
+  }
+  if (!quiet.empty()) {
+    pages_.protect_runs(quiet, page_state::shared);
+    for (uint32_t page : quiet)
+      if (!twin_matches(page)) notices.push_back(page);
+  }
+  // Pages that faulted on a write (or may have been written before a copy was taken): noticed, and kept
+  // writable with a twin.
+  for (uint32_t page : home_dirty_) {
+    make_twin(page);
+    idle_[page] = 0;
+    notices.push_back(page);
+    open.push_back(page);
+  }
+  home_dirty_.clear();
+  sort_unique(open);
+  home_hot_.swap(open);
+}
+
+void release_protocol::track_new_copies() {
+  // The fence pairs with the one a reader makes between telling the home and copying the page: either the
+  // page is found here, or the reader's copy already holds every write made before this release.
+  std::atomic_thread_fence(std::memory_order_seq_cst);
+  std::vector<uint32_t> fresh;
+  tracker_.take(fresh);
+  for (uint32_t page : fresh) {
+    if (page >= pages_.pages() || pages_.home(page) != my_pe_ || tracked_[page] != 0) continue;
+    if (!needs_notices(pages_.advice(page))) continue;
+    tracked_[page] = 1;
+    // Written or not since the copy was taken, nobody knows: noticed once, conservatively.
+    if (pages_.state(page) == page_state::modified) home_dirty_.push_back(page);
+  }
+}
+
+void release_protocol::release() {
+  std::vector<uint32_t> notices;
+  notices.swap(flushed_);
+  release_copies(notices);
+  track_new_copies();
+  release_home_pages(notices);
+  if (notices.empty()) return;
+  rings_.publish(notices);
+  stats_.notices.fetch_add(notices.size(), std::memory_order_relaxed);
+}
+
+void release_protocol::drop_stale(std::vector<uint32_t>& stale) {
+  sort_unique(stale);
+  // A home's frame is the page itself, and read-only and private copies never go stale.
+  std::erase_if(stale, [&](uint32_t page) {
+    return page >= pages_.pages() || pages_.home(page) < 0 || pages_.home(page) == my_pe_ ||
+           pages_.state(page) == page_state::invalid || !needs_notices(pages_.advice(page));
+  });
+  if (stale.empty()) return;
+  stats_.invalidations.fetch_add(stale.size(), std::memory_order_relaxed);
+  // A writable copy holds writes of this PE: they go to the home first (their notice goes out with the
+  // next release), with the page closed so that none is missed.
+  std::vector<uint32_t> written;
+  for (uint32_t page : stale)
+    if (pages_.state(page) == page_state::modified) written.push_back(page);
+  if (!written.empty()) {
+    pages_.protect_runs(written, page_state::shared);
+    for (uint32_t page : written) send_diff(page, flushed_);
+    mem_.flush();
+  }
+  // Copies whose home is on this host are refreshed in place: copying the home's frame costs less than
+  // the fault that would fetch it. The others are dropped and fetched when next touched. A refreshed
+  // copy that was writable opens again with a new twin.
+  std::vector<uint32_t> dropped, reopened;
+  uint64_t refreshed = 0;
+  for (uint32_t page : stale) {
+    const int h = pages_.home(page);
+    if (!mem_.near(h)) {
+      dropped.push_back(page);
+      continue;
+    }
+    mem_.read(h, pages_.frame_offset(page), pages_.frame(page), pages_.page_size());
+    ++refreshed;
+    if (std::binary_search(written.begin(), written.end(), page)) {
+      make_twin(page);
+      reopened.push_back(page);
+    }
+  }
+  stats_.fetches.fetch_add(refreshed, std::memory_order_relaxed);
+  pages_.protect_runs(dropped, page_state::invalid);
+  pages_.protect_runs(reopened, page_state::modified);
+  std::erase_if(dirty_, [&](uint32_t page) { return std::binary_search(dropped.begin(), dropped.end(), page); });
+}
+
+void release_protocol::acquire() {
+  std::vector<uint32_t> stale;
+  if (!rings_.collect(stale)) {
+    RDSM_LOG_DEBUG("dsm", "a write-notice ring overran: dropping every cached copy");
+    stale.clear();
+    for (uint32_t page = 0; page < pages_.pages(); ++page)
+      if (pages_.state(page) != page_state::invalid) stale.push_back(page);
+  }
+  drop_stale(stale);
+}
+
+void release_protocol::forget(uint32_t first, uint32_t n) {
+  for (uint32_t page = first; page < first + n; ++page) copied_[page] = tracked_[page] = idle_[page] = 0;
+  auto in_range = [&](uint32_t page) { return page - first < n; };
+  std::erase_if(flushed_, in_range);
+  std::erase_if(dirty_, in_range);
+  std::erase_if(home_dirty_, in_range);
+  std::erase_if(home_hot_, in_range);
+}
+
+}  // namespace rdsm::detail::dsm

@@ -1,0 +1,64 @@
+// Release consistency without messages (docs/design/dsm.md): the faulting thread copies a page from its
+// home itself, writers send byte-exact diffs to the homes at release and publish write notices in rings
+// of their own, and an acquire refreshes or drops the copies that other PEs' notices name. Everything
+// reaches other PEs through remote_memory, so tests/unit drives the protocol between PEs of one process.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "dsm/notices.hpp"
+#include "dsm/page_table.hpp"
+#include "dsm/remote.hpp"
+
+namespace rdsm::detail::dsm {
+
+class release_protocol {
+ public:
+  /// `prefetch`: pages a read fault copies at most. The caller serializes every call (one lock).
+  release_protocol(page_table& pages, remote_memory& mem, notice_rings& rings, copy_tracker& tracker, int my_pe,
+                   uint32_t prefetch, counters& stats);
+
+  /// A fault on `page` (its home decided) that the page's state does not allow: afterwards it does.
+  void fault(uint32_t page, bool write);
+  /// Writes this PE's changes back to the homes and publishes their notices.
+  void release();
+  /// Refreshes or drops the copies other PEs' notices name.
+  void acquire();
+  /// Pages [first, first + n) start over (allocation, free, advice): no copy told, none tracked or open.
+  void forget(uint32_t first, uint32_t n);
+
+ private:
+  void fetch_copies(uint32_t page, uint32_t n, page_state opened);
+  uint32_t prefetch_run(uint32_t page) const;
+  void make_twin(uint32_t page);
+  size_t write_diff(uint32_t page);
+  bool send_diff(uint32_t page, std::vector<uint32_t>& notices);
+  bool twin_matches(uint32_t page);
+  bool stays_open(uint32_t page);
+  void release_copies(std::vector<uint32_t>& notices);
+  void track_new_copies();
+  void release_home_pages(std::vector<uint32_t>& notices);
+  void drop_stale(std::vector<uint32_t>& stale);
+
+  page_table& pages_;
+  remote_memory& mem_;
+  notice_rings& rings_;
+  copy_tracker& tracker_;
+  int my_pe_;
+  uint32_t prefetch_;
+  counters& stats_;
+
+  std::vector<uint8_t> copied_;   // this PE told the page's home that it holds copies
+  std::vector<uint8_t> tracked_;  // home: other PEs hold copies, so writes are tracked and noticed
+  std::vector<uint8_t> idle_;     // open pages: releases in a row that found them unchanged
+  // Written pages are found at release either by a fault (the page was read-only) or, for pages written
+  // in the previous interval too, by comparing with their twin while they stay writable: a page written
+  // in every interval (a halo row, a locked counter) costs a comparison per release, not a fault.
+  std::vector<uint32_t> dirty_;       // writable copies (each has a twin): compared and diffed at release
+  std::vector<uint32_t> home_dirty_;  // tracked home pages that faulted on a write (or may have been written)
+  std::vector<uint32_t> home_hot_;    // tracked home pages kept writable with a twin, compared at release
+  std::vector<uint32_t> flushed_;     // copies written back early (at an acquire): noticed at the next release
+};
+
+}  // namespace rdsm::detail::dsm
