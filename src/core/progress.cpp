@@ -25,6 +25,7 @@ status progress_engine::start() {
 }
 
 void progress_engine::wake() {
+  if (__atomic_load_n(sleeping_.load(std::memory_order_acquire), __ATOMIC_SEQ_CST) == 0) return;  // it runs
   uint64_t one = 1;
   ssize_t rc = write(wake_fd_, &one, sizeof one);
   (void)rc;
@@ -33,7 +34,9 @@ void progress_engine::wake() {
 void progress_engine::stop() {
   if (!thread_.joinable()) return;
   stop_ = true;
-  wake();
+  uint64_t one = 1;
+  ssize_t rc = write(wake_fd_, &one, sizeof one);
+  (void)rc;
   thread_.join();
   close(wake_fd_);
   wake_fd_ = -1;
@@ -60,8 +63,14 @@ void progress_engine::run() {
         sched_yield();
       }
     }
-    if (!net_.arm() || step()) continue;  // events arrived between progress and arm
+    // Said before the last look for work: whoever publishes work after it sees the flag and wakes us.
+    set_sleeping(1);
+    if (!net_.arm() || step() || stop_.load()) {  // events arrived between progress and arm
+      set_sleeping(0);
+      continue;
+    }
     int rc = poll(fds, 2, -1);
+    set_sleeping(0);
     if (rc < 0 && errno != EINTR) {
       RDSM_LOG_ERROR("progress", "poll failed: %s; progress thread stops", std::strerror(errno));
       return;

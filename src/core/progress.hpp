@@ -21,12 +21,22 @@ class progress_engine {
   status start();
   void stop();
   bool running() const { return thread_.joinable(); }
+  /// The eventfd that wakes the thread (a same-host peer may hold a duplicate of it).
+  int wake_fd() const { return wake_fd_; }
 
   /// Work the thread does besides transport progress (the DSM's protocol); returns true when it did
   /// something. Installed before the thread has work for it; called only by the progress thread.
   void set_service(bool (*service)()) { service_.store(service, std::memory_order_release); }
-  /// Wakes the thread (async-signal-safe: a fault handler calls it).
+  /// Wakes the thread if it sleeps (async-signal-safe: a fault handler calls it). Work published before
+  /// the call (with a sequentially consistent store) is seen by the thread either way.
   void wake();
+  /// Where the thread says it sleeps (1) or runs (0): a word that same-host peers may read to know whether
+  /// their messages need a wake-up. Set before the thread has work for it.
+  void share_sleep_flag(uint32_t* flag) {
+    // "Maybe asleep" until the thread next says otherwise: it may be in poll already.
+    __atomic_store_n(flag, 1, __ATOMIC_SEQ_CST);
+    sleeping_.store(flag, std::memory_order_seq_cst);
+  }
   /// How long the thread keeps polling after work before it sleeps: a protocol exchange's next message
   /// usually arrives within it, and a sleeping thread's wake-up costs tens of microseconds here. Zero
   /// (the default) sleeps at once; the DSM sets it unless more threads than cores would poll.
@@ -41,6 +51,9 @@ class progress_engine {
   std::atomic<bool> stop_{false};
   std::atomic<bool (*)()> service_{nullptr};
   std::atomic<uint64_t> linger_ns_{0};
+  uint32_t own_sleeping_ = 0;
+  std::atomic<uint32_t*> sleeping_{&own_sleeping_};
+  void set_sleeping(uint32_t v) { __atomic_store_n(sleeping_.load(std::memory_order_acquire), v, __ATOMIC_SEQ_CST); }
 };
 
 /// Back-off for waiting loops: spins for ~20 us, then yields the CPU until ~1 ms, then sleeps in

@@ -26,6 +26,8 @@
 #include <vector>
 
 #include "core/heap.hpp"
+#include "dsm/channel.hpp"
+#include "dsm/message.hpp"
 #include "dsm/notices.hpp"
 #include "dsm/page_table.hpp"
 #include "dsm/region_memory.hpp"
@@ -33,28 +35,6 @@
 #include "rdsm/dsm.h"
 
 namespace rdsm::detail::dsm {
-
-/// Messages of the sequential protocol; the names are the model's (model/dsm.pml).
-enum class msg_kind : uint8_t {
-  read_req,     // requester -> home: wants a readable copy
-  write_req,    // requester -> home: wants to be the single writer
-  recall,       // home -> owner: give up write access (keep a shared copy or none), write back
-  recall_ack,   // owner -> home
-  inv,          // home -> sharer: drop the copy
-  inv_ack,      // sharer -> home
-  read_grant,   // home -> requester: fetch the page from the home's frame
-  write_grant,  // home -> requester: you are the owner (fetch first unless your copy is current)
-};
-const char* msg_name(msg_kind k);
-
-struct message {
-  msg_kind kind;
-  uint8_t keep_shared = 0;  // recall
-  uint8_t current = 0;      // write_grant: the requester's copy is up to date; write_req: it has a copy
-  uint8_t unused = 0;
-  uint32_t page = 0;
-  uint32_t version = 0;     // read_grant/write_grant: the home copy's version; write_req: the copy's
-};
 
 /// One fault posted by a program thread for the progress thread (sequential mode); lives in a fixed table
 /// (no allocation in the signal handler).
@@ -95,6 +75,7 @@ class space {
 
   // Sequential protocol (protocol.cpp): the progress thread's work.
   static bool service();
+  bool serve_while_waiting();
   void on_message(int from, const void* data, size_t n);
 
  private:
@@ -106,6 +87,8 @@ class space {
   // protocol.cpp (sequential)
   void post_fault(uint32_t page, bool write);
   bool serve();
+  bool serve_locked();  // under mu_
+  bool has_work() const;
   void handle(int from, const message& m);
   void send(int pe, const message& m);
   void start_request(uint32_t page, bool write);
@@ -160,6 +143,9 @@ class space {
   std::unique_ptr<copy_tracker> tracker_;
   std::unique_ptr<release_protocol> lazy_;  // under mu_
 
+  // Sequential mode
+  std::unique_ptr<channel> channel_;  // messages to and from PEs of this host
+
   // Sequential mode: requester side
   std::vector<uint32_t> versions_;       // version of the cached copy
   std::vector<uint8_t> pending_;         // a request of this PE for the page is under way
@@ -185,10 +171,6 @@ class space {
   // Threads
   std::mutex mu_;  // the protocol state above; held by the fault path, the progress thread, synchronization
   std::mutex inbox_mu_;
-  struct incoming {
-    int from;
-    message m;
-  };
   std::deque<incoming> inbox_;
   std::atomic<size_t> inbox_size_{0};
   std::deque<incoming> self_;      // messages the progress thread sends itself: handled right after the

@@ -146,6 +146,7 @@ void space::post_fault(uint32_t page, bool write) {
   // soon (the other PE's threads may need this core), then sleep on the slot.
   uint64_t start = 0;
   for (unsigned spins = 0; slot->state.load(std::memory_order_acquire) != fault_slot::done; ++spins) {
+    if (poll_ && serve_while_waiting()) continue;
     if (spins < 64) {
       cpu_relax();
       continue;

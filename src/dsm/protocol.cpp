@@ -32,12 +32,35 @@ bool space::service() {
   return s != nullptr && s->serve();
 }
 
+bool space::serve_while_waiting() {
+  // The faulting thread, waiting for its grant, does the protocol's work itself when the progress thread
+  // is not at it: it sends its own request and applies its own grant, and the fault costs no hand-off
+  // to a thread of this PE. It never touches the view, so it cannot fault again here.
+  // When another thread holds the state (the progress thread, possibly preempted), this one backs off
+  // rather than spinning on the lock.
+  if (!has_work()) return false;
+  std::unique_lock<std::mutex> lock(mu_, std::try_to_lock);
+  if (!lock.owns_lock()) return false;
+  const bool was = in_service;
+  in_service = true;
+  const bool did = serve_locked();
+  in_service = was;
+  return did;
+}
+
+bool space::has_work() const {
+  return inbox_size_.load(std::memory_order_acquire) != 0 || posted_.load(std::memory_order_acquire) != 0 ||
+         deferred_size_.load(std::memory_order_acquire) != 0 || channel_->pending();
+}
+
 bool space::serve() {
-  if (inbox_size_.load(std::memory_order_acquire) == 0 && posted_.load(std::memory_order_acquire) == 0 &&
-      deferred_size_.load(std::memory_order_acquire) == 0)
-    return false;
+  if (!has_work()) return false;
   std::unique_lock<std::mutex> lock(mu_, std::try_to_lock);
   if (!lock.owns_lock()) return true;  // a synchronization call holds the state briefly; come back
+  return serve_locked();
+}
+
+bool space::serve_locked() {
   bool did = false;
   if (!deferred_.empty()) {
     std::deque<incoming> waiting;
@@ -52,6 +75,7 @@ bool space::serve() {
       batch.swap(inbox_);
       inbox_size_.store(0, std::memory_order_release);
     }
+    channel_->receive(batch);
     if (batch.empty()) break;
     did = true;
     for (incoming& in : batch) dispatch(in);
@@ -133,7 +157,7 @@ void space::send(int pe, const message& m) {
     std::lock_guard<std::mutex> g(inbox_mu_);
     inbox_.push_back({pe, m});
     inbox_size_.fetch_add(1, std::memory_order_release);
-  } else {
+  } else if (!channel_->send(pe, m)) {
     status s = runtime::get().net().send_message(pe, &m, sizeof m);
     if (!s.ok()) fatal("dsm: %s", s.message().c_str());
   }

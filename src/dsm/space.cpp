@@ -74,13 +74,14 @@ void space::start(const char* fn) {
   }
 
   // Frames and metadata: one memory file, mapped read-write here (the alias); its frames are also mapped at
-  // the agreed base (the view). Metadata, after the frames: the notice ring, then the copy tracker.
+  // the agreed base (the view). Metadata, after the frames: the notice ring, the copy tracker, the channel.
   const size_t sys = sys_page;
   auto round = [sys](size_t n) { return (n + sys - 1) / sys * sys; };
   // Layout after the frames: ring tail (own cache line), tracker count (own line), ring entries, tracker bits.
   const ring_layout ring{size_, size_ + 128, notice_ring};
   const tracker_layout tracked{size_ + 64, size_ + round(128 + notice_ring * sizeof(uint32_t))};
-  const size_t meta = round(tracked.bits_offset - size_ + (n_pages_ + 63) / 64 * sizeof(uint64_t));
+  const channel_layout chan{round(tracked.bits_offset + (n_pages_ + 63) / 64 * sizeof(uint64_t)), 256};
+  const size_t meta = round(chan.offset - size_ + chan.bytes(n_pes_));
   data_segment area;
   auto fd = create_shared_area(size_ + meta, area);
   if (!fd.ok()) fatal("%s: DSM frames: %s; lower RDSM_DSM_SIZE", fn, fd.error().message().c_str());
@@ -113,8 +114,8 @@ void space::start(const char* fn) {
   if (claims_ == nullptr)
     fatal("%s: no symmetric heap left for the DSM's first-touch table (%zu bytes); raise SHMEM_SYMMETRIC_SIZE", fn,
           sizeof(int32_t) * n_pages_);
+  mem_ = std::make_unique<region_memory>(stream_, alias_);
   if (release_mode_) {
-    mem_ = std::make_unique<region_memory>(stream_, alias_);
     rings_ = std::make_unique<notice_rings>(*mem_, my_pe_, n_pes_, ring,
                                             reinterpret_cast<uint64_t*>(alias_ + ring.tail_offset),
                                             reinterpret_cast<uint32_t*>(alias_ + ring.entries_offset));
@@ -129,6 +130,8 @@ void space::start(const char* fn) {
     dir_version_.assign(n_pages_, 0);
     words_ = (static_cast<size_t>(n_pes_) + 63) / 64;
     sharers_.assign(static_cast<size_t>(n_pages_) * words_, 0);
+    channel_ = std::make_unique<channel>(*mem_, chan, my_pe_, n_pes_, alias_, rt.progress().wake_fd());
+    rt.progress().share_sleep_flag(channel_->sleep_flag());
     s = rt.net().set_message_handler([this](int from, const void* data, size_t n) { on_message(from, data, n); });
     if (!s.ok()) fatal("%s: %s", fn, s.message().c_str());
     rt.progress().set_service(&space::service);
