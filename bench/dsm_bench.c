@@ -28,7 +28,7 @@ static const char *g_tag;     /* "rc" (release consistency) or "sc" (sequential)
 static double *g_buf;         /* symmetric: one PE's samples, gathered by PE 0 */
 static double *g_work;        /* PE 0: the gathered samples */
 static long *g_wrong;         /* symmetric, used on PE 0: wrong values seen by any PE */
-static double g_segv_ns, g_get_ns, g_copy_ns; /* PE 0: this run's limits */
+static double g_segv_ns, g_get_ns, g_copy_ns, g_amo_ns; /* PE 0: this run's limits */
 static double g_wake_ns;      /* PE 0: a sleeping thread's wake-up by a thread on the other CPU (not a limit: a cost) */
 static int g_n;               /* symmetric (a global): how many samples this PE put in g_buf */
 static const char *g_csv_path;
@@ -258,6 +258,11 @@ static void do_get(void *p, long k) {
   for (long i = 0; i < k; i++) shmem_getmem(c->dst, c->src, c->size, 0);
 }
 
+static void do_amo(void *p, long k) {
+  long *target = p;
+  for (long i = 0; i < k; i++) (void)shmem_long_atomic_fetch_add(target, 1, 0);
+}
+
 static void limits(void) {
   char *remote = shmem_malloc(g_page); /* symmetric: PE 1 gets PE 0's */
   memset(remote, 7, g_page);
@@ -286,6 +291,14 @@ static void limits(void) {
   }
   n = report_from(1, "limit_get", "remote", g_page, 0);
   if (me == 0) g_get_ns = median_of(g_work, n);
+  long *counter = shmem_calloc(1, sizeof(long));
+  if (me == 1) {
+    bench_progress("limit_amo", "remote", sizeof(long));
+    g_n = bench_sample(do_amo, counter, g_buf);
+  }
+  n = report_from(1, "limit_amo", "remote", sizeof(long), 0);
+  if (me == 0) g_amo_ns = median_of(g_work, n);
+  shmem_free(counter);
   if (me == 1) {
     bench_progress("limit_wake", "cpu-cpu", 0);
     g_n = limit_wake(g_buf, D.quick ? 200 : 2000);
@@ -294,8 +307,9 @@ static void limits(void) {
   if (me == 0) g_wake_ns = median_of(g_work, n);
   if (me == 0)
     bench_note("limits: SIGSEGV+mprotect %.3g ns, memcpy of %zu B %.3g ns, shmem_getmem of %zu B %.3g ns: "
-               "fault limit (SIGSEGV+mprotect + get) %.3g ns; a thread's wake-up from another CPU %.3g ns",
-               g_segv_ns, g_page, g_copy_ns, g_page, g_get_ns, g_segv_ns + g_get_ns, g_wake_ns);
+               "fault limit (SIGSEGV+mprotect + get) %.3g ns; 8-byte fetch-add round trip %.3g ns; a thread's "
+               "wake-up from another CPU %.3g ns",
+               g_segv_ns, g_page, g_copy_ns, g_page, g_get_ns, g_segv_ns + g_get_ns, g_amo_ns, g_wake_ns);
   free(dst);
   free(src);
   shmem_barrier_all();
@@ -304,10 +318,16 @@ static void limits(void) {
 
 /* ---- faults ------------------------------------------------------------------------------------ */
 
+/* Pages of round r: [r * P, (r + 1) * P) of an allocation of R * P pages, so that every timed access meets a
+ * page this PE never held (a copy it held would be refreshed in place at the barrier, with no fault). They are
+ * touched last to first: a read fault then copies only its own page, whatever RDSM_DSM_PREFETCH (it copies
+ * following pages only). */
+static long fault_page(int r, long i) { return (long)r * D.fault_pages + (D.fault_pages - 1 - i); }
+
 /* One read fault per page: PE 0 (the home) writes every page, a barrier, PE 1 reads each page once. */
 static void fault_read(void) {
   const int P = D.fault_pages, R = D.fault_rounds;
-  char *a = rdsm_dsm_alloc_placed((size_t)P * g_page, RDSM_DSM_ON_PE, 0);
+  char *a = rdsm_dsm_alloc_placed((size_t)P * R * g_page, RDSM_DSM_ON_PE, 0);
   if (!a) {
     if (me == 0) bench_note("dsm_read_fault: rdsm_dsm_alloc_placed of %d pages failed", P);
     return;
@@ -317,13 +337,13 @@ static void fault_read(void) {
   if (me == 1) bench_progress("dsm_read_fault", "remote", g_page);
   for (int r = 0; r < R; r++) {
     if (me == 0)
-      for (long i = 0; i < P; i++) *word(a, i) = r * 1000003L + i;
+      for (long i = 0; i < P; i++) *word(a, fault_page(r, i)) = r * 1000003L + i;
     rdsm_dsm_barrier();
     if (me == 1) {
       s0 = stats();
       for (long i = 0; i < P; i++) {
         uint64_t t0 = timer_ticks();
-        long v = *(volatile long *)word(a, i);
+        long v = *(volatile long *)word(a, fault_page(r, i));
         uint64_t t1 = timer_ticks();
         g_buf[n++] = timer_ns(t1 - t0);
         if (v != r * 1000003L + i) wrong("dsm_read_fault: page %ld read %ld, expected %ld", i, v, r * 1000003L + i);
@@ -350,7 +370,7 @@ static void fault_read(void) {
  * with `read_first` PE 1 then reads each (untimed: it holds the page shared, the write upgrades it). */
 static void fault_write(const char *what, int home, int read_first, double limit) {
   const int P = D.fault_pages, R = D.fault_rounds;
-  char *a = rdsm_dsm_alloc_placed((size_t)P * g_page, RDSM_DSM_ON_PE, (size_t)home);
+  char *a = rdsm_dsm_alloc_placed((size_t)P * R * g_page, RDSM_DSM_ON_PE, (size_t)home);
   if (!a) {
     if (me == 0) bench_note("dsm_write_fault: rdsm_dsm_alloc_placed of %d pages failed", P);
     return;
@@ -360,18 +380,18 @@ static void fault_write(const char *what, int home, int read_first, double limit
   rdsm_dsm_stats_t d = {0}, s0, s1;
   for (int r = 0; r < R; r++) {
     if (me == 0)
-      for (long i = 0; i < P; i++) *word(a, i) = r * 1000003L + i;
+      for (long i = 0; i < P; i++) *word(a, fault_page(r, i)) = r * 1000003L + i;
     rdsm_dsm_barrier();
     if (me == 1) {
       if (read_first)
         for (long i = 0; i < P; i++) {
-          long v = *(volatile long *)word(a, i);
+          long v = *(volatile long *)word(a, fault_page(r, i));
           if (v != r * 1000003L + i) wrong("dsm_write_fault: page %ld read %ld, expected %ld", i, v, r * 1000003L + i);
         }
       s0 = stats();
       for (long i = 0; i < P; i++) {
         uint64_t t0 = timer_ticks();
-        *(volatile long *)word(a, i) = -(r * 1000003L + i) - 1;
+        *(volatile long *)word(a, fault_page(r, i)) = -(r * 1000003L + i) - 1;
         uint64_t t1 = timer_ticks();
         g_buf[n++] = timer_ns(t1 - t0);
       }
@@ -383,7 +403,7 @@ static void fault_write(const char *what, int home, int read_first, double limit
     rdsm_dsm_barrier();
     if (me == 0) /* PE 1's writes are visible */
       for (long i = 0; i < P; i++) {
-        long v = *(volatile long *)word(a, i);
+        long v = *(volatile long *)word(a, fault_page(r, i));
         if (v != -(r * 1000003L + i) - 1)
           wrong("dsm_write_fault: PE 0 read %ld on page %ld after PE 1 wrote %ld", v, i, -(r * 1000003L + i) - 1);
       }

@@ -7,6 +7,8 @@
 // copy, to know which of them to notice at its release.
 #include "dsm/release.hpp"
 
+#include <sys/mman.h>
+
 #include <algorithm>
 #include <cstring>
 
@@ -30,7 +32,8 @@ void sort_unique(std::vector<uint32_t>& pages) {
 release_protocol::release_protocol(page_table& pages, remote_memory& mem, notice_rings& rings, copy_tracker& tracker,
                                    int my_pe, uint32_t prefetch, counters& stats)
     : pages_(pages), mem_(mem), rings_(rings), tracker_(tracker), my_pe_(my_pe), prefetch_(prefetch), stats_(stats),
-      copied_(pages.pages(), 0), tracked_(pages.pages(), 0), idle_(pages.pages(), 0) {}
+      copied_(pages.pages(), 0), tracked_(pages.pages(), 0), idle_(pages.pages(), 0),
+      frames_ready_(pages.pages() / populate_group + 1, 0), twins_ready_(pages.pages() / populate_group + 1, 0) {}
 
 void release_protocol::fault(uint32_t page, bool write) {
   const page_state s = pages_.state(page);
@@ -80,12 +83,28 @@ void release_protocol::fetch_copies(uint32_t page, uint32_t n, page_state opened
   // The home sees the copy (and tracks its writes from its next release on), or this copy sees the home's
   // writes: a full fence between telling and copying (the home fences between writing and looking).
   if (told) std::atomic_thread_fence(std::memory_order_seq_cst);
+  populate(frames_ready_, pages_.frame(0), page, n);
   mem_.read(h, pages_.frame_offset(page), pages_.frame(page), static_cast<size_t>(n) * pages_.page_size());
   stats_.fetches.fetch_add(n, std::memory_order_relaxed);
   pages_.protect(page, n, opened);
 }
 
+void release_protocol::populate(std::vector<uint8_t>& ready, char* base, uint32_t page, uint32_t n) {
+  // Frames and twins are backed on first use. Taking that page fault for each page costs as much as the
+  // rest of a read fault here; backing a group of pages with one call costs a fraction of it, for at most
+  // a group's worth of memory not used.
+  for (uint32_t g = page / populate_group; g <= (page + n - 1) / populate_group; ++g) {
+    if (ready[g] != 0) continue;
+    ready[g] = 1;
+    const uint32_t first = g * populate_group;
+    const uint32_t count = std::min(populate_group, pages_.pages() - first);
+    (void)madvise(base + static_cast<size_t>(first) * pages_.page_size(), static_cast<size_t>(count) * pages_.page_size(),
+                  MADV_POPULATE_WRITE);  // a failure only leaves the pages to be backed on first touch
+  }
+}
+
 void release_protocol::make_twin(uint32_t page) {
+  populate(twins_ready_, pages_.twin(0), page, 1);
   std::memcpy(pages_.twin(page), pages_.frame(page), pages_.page_size());
 }
 

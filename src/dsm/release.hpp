@@ -32,6 +32,7 @@ class release_protocol {
   void fetch_copies(uint32_t page, uint32_t n, page_state opened);
   uint32_t prefetch_run(uint32_t page) const;
   void make_twin(uint32_t page);
+  void populate(std::vector<uint8_t>& ready, char* base, uint32_t page, uint32_t n);
   size_t write_diff(uint32_t page);
   bool send_diff(uint32_t page, std::vector<uint32_t>& notices);
   bool twin_matches(uint32_t page);
@@ -52,6 +53,9 @@ class release_protocol {
   std::vector<uint8_t> copied_;   // this PE told the page's home that it holds copies
   std::vector<uint8_t> tracked_;  // home: other PEs hold copies, so writes are tracked and noticed
   std::vector<uint8_t> idle_;     // open pages: releases in a row that found them unchanged
+  static constexpr uint32_t populate_group = 16;  // pages backed together (frames, twins)
+  std::vector<uint8_t> frames_ready_;
+  std::vector<uint8_t> twins_ready_;
   // Written pages are found at release either by a fault (the page was read-only) or, for pages written
   // in the previous interval too, by comparing with their twin while they stay writable: a page written
   // in every interval (a halo row, a locked counter) costs a comparison per release, not a fault.
