@@ -2,13 +2,16 @@
 #define _GNU_SOURCE
 #include "dsm_kernels.h"
 
+#include <pthread.h>
 #include <rdsm/dsm.h>
+#include <sched.h>
 #include <shmem.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 static double seconds_now(void) {
   struct timespec ts;
@@ -220,6 +223,92 @@ int dsm_kernel_matmul(int n, int check, dsm_kernel_result *r) {
   rdsm_dsm_free(B);
   rdsm_dsm_free(A);
   return r->mismatches ? 1 : 0;
+}
+
+/* ---- the machine's limit: the same rows by threads of one process on private memory ----------------- */
+
+struct rows_job {
+  int kind, n, iters, threads, index;
+  double *g[2];                /* Jacobi: the two grids */
+  const double *a, *b;         /* matmul: C = A x B */
+  double *c;
+  pthread_barrier_t *barrier;
+  double seconds;              /* thread 0: the timed part */
+};
+
+static void *rows_thread(void *p) {
+  struct rows_job *j = p;
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  CPU_SET(j->index % (int)sysconf(_SC_NPROCESSORS_ONLN), &set);
+  pthread_setaffinity_np(pthread_self(), sizeof set, &set);
+  const int r0 = (int)((long)j->n * j->index / j->threads), r1 = (int)((long)j->n * (j->index + 1) / j->threads);
+  pthread_barrier_wait(j->barrier);
+  double t0 = seconds_now();
+  if (j->kind == 0) {
+    for (int t = 0; t < j->iters; t++) {
+      jacobi_rows(j->g[(t + 1) & 1], j->g[t & 1], j->n, r0, r1);
+      pthread_barrier_wait(j->barrier); /* where the PEs have rdsm_dsm_barrier */
+    }
+  } else {
+    matmul_rows(j->c, j->a, j->b, j->n, r0, r1);
+    pthread_barrier_wait(j->barrier);
+  }
+  j->seconds = seconds_now() - t0;
+  return NULL;
+}
+
+/* Runs `proto` on `threads` threads (each with its index); returns thread 0's time. */
+static double run_threads(struct rows_job proto, int threads) {
+  struct rows_job *jobs = calloc((size_t)threads, sizeof *jobs);
+  pthread_t *tids = calloc((size_t)threads, sizeof *tids);
+  pthread_barrier_t barrier;
+  if (!jobs || !tids || pthread_barrier_init(&barrier, NULL, (unsigned)threads) != 0) {
+    fprintf(stderr, "dsm_kernels: cannot start %d threads\n", threads);
+    abort();
+  }
+  for (int k = 0; k < threads; k++) {
+    jobs[k] = proto;
+    jobs[k].index = k;
+    jobs[k].threads = threads;
+    jobs[k].barrier = &barrier;
+    if (k > 0 && pthread_create(&tids[k], NULL, rows_thread, &jobs[k]) != 0) abort();
+  }
+  rows_thread(&jobs[0]);
+  for (int k = 1; k < threads; k++) pthread_join(tids[k], NULL);
+  double seconds = jobs[0].seconds;
+  pthread_barrier_destroy(&barrier);
+  free(tids);
+  free(jobs);
+  return seconds;
+}
+
+double dsm_kernel_jacobi_threads(int n, int iters, int threads) {
+  if (n < 3) n = 3;
+  size_t bytes = (size_t)n * (size_t)n * sizeof(double);
+  struct rows_job j = {.kind = 0, .n = n, .iters = iters, .g = {malloc(bytes), malloc(bytes)}};
+  if (!j.g[0] || !j.g[1]) abort();
+  jacobi_fill(j.g[0], n, 0, n);
+  jacobi_fill(j.g[1], n, 0, n);
+  double seconds = run_threads(j, threads);
+  free(j.g[0]);
+  free(j.g[1]);
+  return seconds;
+}
+
+double dsm_kernel_matmul_threads(int n, int threads) {
+  if (n < 1) n = 1;
+  size_t bytes = (size_t)n * (size_t)n * sizeof(double);
+  double *a = malloc(bytes), *b = malloc(bytes), *c = calloc((size_t)n * (size_t)n, sizeof(double));
+  if (!a || !b || !c) abort();
+  matmul_fill(a, b, n, 0, n);
+  memset(c, 0, bytes); /* first-touch page faults before the timing, as in the serial run */
+  struct rows_job j = {.kind = 1, .n = n, .a = a, .b = b, .c = c};
+  double seconds = run_threads(j, threads);
+  free(a);
+  free(b);
+  free(c);
+  return seconds;
 }
 
 /* ---- lock-protected histogram -------------------------------------------------------------------- */

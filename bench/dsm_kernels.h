@@ -45,6 +45,12 @@ int dsm_kernel_matmul(int n, int check, dsm_kernel_result *r);
  * time and adds each chunk to the bins under one rdsm_dsm_lock. */
 int dsm_kernel_histogram(long elements, int bins, int chunk, int check, dsm_kernel_result *r);
 
+/* The machine's limit for Jacobi and matmul: the same row functions run by `threads` threads of this process
+ * on private memory (malloc), rows split evenly, each thread pinned to CPU index mod CPUs, a thread barrier
+ * where the PEs have rdsm_dsm_barrier. Returns the timed part in seconds (set-up excluded). */
+double dsm_kernel_jacobi_threads(int n, int iters, int threads);
+double dsm_kernel_matmul_threads(int n, int threads);
+
 #ifdef __cplusplus
 }
 #endif
