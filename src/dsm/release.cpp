@@ -275,7 +275,10 @@ void release_protocol::acquire() {
 }
 
 void release_protocol::forget(uint32_t first, uint32_t n) {
+  if (n == 0) return;
   for (uint32_t page = first; page < first + n; ++page) copied_[page] = tracked_[page] = idle_[page] = 0;
+  // A freed block's frames were given back to the system: back them again at their next use.
+  for (uint32_t g = first / populate_group; g <= (first + n - 1) / populate_group; ++g) frames_ready_[g] = 0;
   auto in_range = [&](uint32_t page) { return page - first < n; };
   std::erase_if(flushed_, in_range);
   std::erase_if(dirty_, in_range);
