@@ -3,7 +3,8 @@
 # in each (1 by default; ranks 0.. in the first), bootstrapped with the tcp rendezvous. PEs of one
 # namespace share memory; across the link they talk UCX over TCP (RDSM_HOST_ID tells the hosts apart).
 # Needs root and iproute2; exits 77 (skipped) otherwise.
-# Usage: [PER_HOST=n] netns_job.sh <program> <expected output line> [program arguments...]
+# Usage: [PER_HOST=n] [PE_TIMEOUT=s] netns_job.sh <program> <expected output line> [program arguments...]
+# (rdsm-bench run dsm --netns uses it too.)
 set -u
 prog=$1 expect=$2
 shift 2
@@ -41,7 +42,7 @@ pids=""
 for rank in $(seq 0 $((2 * per_host - 1))); do
   if [ "$rank" -lt "$per_host" ]; then ns=$a dev="${tag}x"; else ns=$b dev="${tag}y"; fi
   ip netns exec "$ns" env "${common[@]}" RDSM_RANK="$rank" RDSM_HOST_ID="$ns" UCX_NET_DEVICES="$dev" \
-    timeout 120 "$prog" "$@" >"$work/pe$rank" 2>&1 &
+    timeout "${PE_TIMEOUT:-120}" "$prog" "$@" >"$work/pe$rank" 2>&1 &
   pids="$pids $!"
 done
 status=0
