@@ -199,7 +199,7 @@ void release_protocol::track_new_copies() {
   // page is found here, or the reader's copy already holds every write made before this release.
   std::atomic_thread_fence(std::memory_order_seq_cst);
   std::vector<uint32_t> fresh;
-  tracker_.take(fresh);
+  tracker_.take(limit_, fresh);
   for (uint32_t page : fresh) {
     if (page >= pages_.pages() || pages_.home(page) != my_pe_ || tracked_[page] != 0) continue;
     if (!needs_notices(pages_.advice(page))) continue;
@@ -276,6 +276,7 @@ void release_protocol::acquire() {
 
 void release_protocol::forget(uint32_t first, uint32_t n) {
   if (n == 0) return;
+  limit_ = std::max(limit_, first + n);  // the copy tracker's bits are looked at below the highest page used
   for (uint32_t page = first; page < first + n; ++page) copied_[page] = tracked_[page] = idle_[page] = 0;
   // A freed block's frames were given back to the system: back them again at their next use.
   for (uint32_t g = first / populate_group; g <= (first + n - 1) / populate_group; ++g) frames_ready_[g] = 0;

@@ -50,6 +50,7 @@ class release_protocol {
   uint32_t prefetch_;
   counters& stats_;
 
+  uint32_t limit_ = 0;            // pages below it have been allocated at some time
   std::vector<uint8_t> copied_;   // this PE told the page's home that it holds copies
   std::vector<uint8_t> tracked_;  // home: other PEs hold copies, so writes are tracked and noticed
   std::vector<uint8_t> idle_;     // open pages: releases in a row that found them unchanged
