@@ -1,26 +1,22 @@
 /*
- * dsm.pml -- Promela model of the rdsm page-based DSM coherence protocol (src/dsm/).
+ * dsm.pml -- Promela model of rdsm's sequential-consistency protocol (src/dsm/protocol.cpp): a home-based
+ * single-writer / multiple-reader directory protocol with messages (release consistency, which uses no
+ * messages, is modelled in release.pml).
  *
- * 3 PEs, 2 pages: page 0 has home PE 0, page 1 home PE 1 (PE 2 is the home of nothing).
- * Consistency mode, chosen with the preprocessor (spin -D...):
- *     (default)   sequential: a write_req invalidates every sharer; SWMR at every instant
- *     -DRELEASE   release:    sharers are kept; write notices at release, invalidation at acquire
+ * 3 PEs, 2 pages: page 0 has home PE 0, page 1 home PE 1 (PE 2 is the home of nothing). A write_req
+ * invalidates every sharer: SWMR at every instant.
  * Deliberately broken variants (pan must report an error; see model/check.sh --expect-violation):
- *     -DBUG_SKIP_INV      the home sends no inv(page) in sequential mode         -> swmr_ok fails
- *     -DBUG_HOME_KEEPS_COPY  the home keeps its shared copy when a peer becomes owner -> read_ok fails
+ *     -DBUG_SKIP_INV      the home sends no inv(page)                             -> swmr_ok fails
  *     -DBUG_NO_WRITEBACK  a recalled modified owner does not write its frame back -> read_ok/final_ok
  *     -DRACY_GRANT        the grant is applied by the application after it wakes up instead of by
  *                         the handler in message order (see README.md: a recall overtakes it)
  *
  * Local states, messages and directory fields have the names the implementation uses.
  * Properties (assertions; the name is what pan prints after "assertion violated"):
- *     swmr_ok           sequential: per page, a modified PE excludes every other shared/modified PE
- *     single_writer_ok  release: per page, at most one PE is modified
- *     read_ok           an access sees latest[page]: a read returns it, and a write finds it in its
+ *     swmr_ok           per page, a modified PE excludes every other shared/modified PE
+ *     read_ok           every access sees latest[page]: a read returns it, and a write finds it in its
  *                       frame before storing ++latest[page] (a page has more than one word: a write
- *                       on a stale frame loses the other words of the last write). Sequential: every
- *                       access; release: every (data-race free) access, and right after acquire every
- *                       copy a PE still holds, unless the page is being written in the new phase
+ *                       on a stale frame loses the other words of the last write)
  *     final_ok          at the end, the authoritative copy (owner's frame, else home's) == latest
  *     no deadlock       pan's invalid-end-state check; run with -q, so all channels must be empty too
  */
@@ -30,7 +26,7 @@
 #define NOPE  255               /* "none" for a PE field (owner) */
 #define NOVER 255               /* "none" for a have_version */
 #ifndef OPS0
-#define OPS0  2                 /* sequential mode: accesses of PE 0, PE 1, PE 2 */
+#define OPS0  2                 /* accesses of PE 0, PE 1, PE 2 */
 #endif
 #ifndef OPS1
 #define OPS1  2
@@ -38,16 +34,11 @@
 #ifndef OPS2
 #define OPS2  2
 #endif
-#ifndef NPH
-#define NPH   3                 /* release mode: phases, each ended by release, barrier, acquire */
-#endif
 #ifndef MAXTRY
 #define MAXTRY 1                /* requests per access; if the page is taken away again between the
                                    grant and the retried access, the access is abandoned. 1 is
                                    enough: the next access can be the same one again, a retry */
 #endif
-#define FREE    4               /* release mode, claim[p]: page not accessed yet in this phase */
-#define READERS 3               /*   ... only read in this phase; 0..2: its single writer */
 
 #define HOME(p)  (p)            /* home PE of page p */
 #define IX(i,p)  ((i)*NPG + (p))/* (PE i, page p) in the per-PE, per-page arrays and channels */
@@ -64,7 +55,6 @@ mtype st[NPE*NPG];      /* st[IX(i,p)]: PE i's local state of page p */
 byte  frame[NPE*NPG];   /* PE i's frame of page p; the home's frame is the authoritative copy */
 byte  hver[NPE*NPG];    /* have_version: version of PE i's shared copy of page p, NOVER if unknown */
 bit   waiting[NPE];     /* PE i's application is blocked on a grant (one outstanding request) */
-byte  wnote[NPE];       /* release: pages PE i got a write_grant with notify for (bitmask) */
 #ifdef RACY_GRANT
 mtype gm[NPE]; byte gp[NPE], ga[NPE], gb[NPE];  /* the grant, handed by the handler to the app */
 #endif
@@ -72,12 +62,12 @@ mtype gm[NPE]; byte gp[NPE], ga[NPE], gb[NPE];  /* the grant, handed by the hand
 /* ---- ghost state, for the properties only ------------------------------------------------- */
 byte latest[NPG];       /* value of the last write of page p: each write stores ++latest[p] */
 byte finished;          /* applications that are done */
-hidden byte nmod, nsh, swmr_ok, single_writer_ok, read_ok, final_ok;
+hidden byte nmod, nsh, swmr_ok, read_ok, final_ok;
 
 /* ---- directory, at the home of each page ------------------------------------------------- */
 typedef dir_t {
   byte  owner;          /* the PE holding the page modified, NOPE if none */
-  byte  sharers;        /* bitmask of PEs with a shared copy (release: may name stale ones) */
+  byte  sharers;        /* bitmask of PEs with a shared copy */
   byte  version;        /* +1 whenever the home copy changes by a recall of a modified owner */
   bit   busy;           /* a transaction is in progress */
   mtype kind;           /* the transaction: read_req or write_req (all zero when not busy) */
@@ -95,21 +85,13 @@ dir_t dir[NPG];
  *   different PEs (one outstanding each), whose arrival order is arbitrary anyway, so this allows
  *   every FIFO order (and more).
  * down[IX(i,p)]: FIFO from page p's home to PE i (the home's local queue when i is the home):
- *   read_grant(a=version), write_grant(a=notify, b=current), recall(a=keep), inv.
+ *   read_grant(a=version), write_grant(b=current), recall(a=keep), inv.
  *   At most 2 in flight: a grant, then the recall or inv of the next transaction.
  * recall_ack, inv_ack: delivered to the home in the same step as they are sent (deliver_ack). While
  *   an ack is in flight the home's page is busy, so its delivery commutes with every other step:
  *   delivering it at once loses no behaviour, and saves the states with acks in flight. */
 chan req[NPE]      = [1] of { mtype, byte, byte };          /* kind, page, have_version */
 chan down[NPE*NPG] = [2] of { mtype, byte, byte };          /* type, a, b */
-
-/* ---- release-mode synchronization -------------------------------------------------------- */
-#ifdef RELEASE
-byte notice[NPH*NPE];   /* notice[ph*NPE+q]: write notices (pages) PE q published ending phase ph */
-byte claim[NPG];        /* data-race freedom within a phase: FREE, READERS, or the one writer */
-byte arrived;           /* barrier: PEs arrived */
-byte epoch;             /* barrier: completed barriers */
-#endif
 
 /* Every change of a local state goes through set_st, which checks the invariant on the spot; the
  * invariants depend on st[] only, so this checks them in every reachable state. */
@@ -118,21 +100,15 @@ inline set_st(i, p, s) {
   if :: s == invalid -> hver[IX(i,p)] = NOVER :: else fi;  /* (dead once invalid: one state, not many) */
   nmod = (st[IX(0,p)] == modified) + (st[IX(1,p)] == modified) + (st[IX(2,p)] == modified);
   nsh  = (st[IX(0,p)] == shared)   + (st[IX(1,p)] == shared)   + (st[IX(2,p)] == shared);
-#ifdef RELEASE
-  single_writer_ok = (nmod <= 1);
-  assert(single_writer_ok);
-#else
   swmr_ok = (nmod == 0 || (nmod == 1 && nsh == 0));
   assert(swmr_ok);
-#endif
   nmod = 0; nsh = 0
 }
 
 /* ---- requester: apply a grant -------------------------------------------------------------
  * read_grant(version): fetch the page from the home's frame (RDMA get; nothing to copy when we are
  *   the home), remember the version, become shared.
- * write_grant(notify, current): fetch the page unless current, become modified; remember notify
- *   for the release-mode write notice. */
+ * write_grant(current): fetch the page unless current, become modified. */
 inline apply_grant(i, m, p, a, b) {
   if
   :: m == read_grant ->
@@ -148,10 +124,6 @@ inline apply_grant(i, m, p, a, b) {
        :: else
        fi;
        hver[IX(i,p)] = NOVER;
-       if
-       :: a -> wnote[i] = wnote[i] | BIT(p)
-       :: else
-       fi;
        set_st(i, p, modified)
   fi
 }
@@ -163,16 +135,14 @@ inline apply_grant(i, m, p, a, b) {
 inline start_txn(p, m, r, rhv) {
   dir[p].busy = 1; dir[p].kind = m; dir[p].req = r; dir[p].hv = rhv;
   dir[p].rfrom = NOPE;
-#ifndef BUG_HOME_KEEPS_COPY
   /* The home's copy is its frame, which a remote owner's writes bypass until a recall: on a remote
-   * write request the home drops its own shared access (space::home_begin), in both modes. */
+   * write request the home drops its own shared access at once (space::home_begin). */
   if
   :: m == write_req && r != HOME(p) && st[IX(HOME(p), p)] == shared ->
        set_st(HOME(p), p, invalid);
        dir[p].sharers = dir[p].sharers & ~BIT(HOME(p))
   :: else
   fi;
-#endif
   if
   :: dir[p].owner != NOPE && dir[p].owner != r ->
        if
@@ -183,7 +153,7 @@ inline start_txn(p, m, r, rhv) {
        dir[p].pend++
   :: else
   fi;
-#if !defined(RELEASE) && !defined(BUG_SKIP_INV)
+#ifndef BUG_SKIP_INV
   if
   :: m == write_req ->
        for (s : 0 .. NPE-1) {
@@ -199,8 +169,7 @@ inline start_txn(p, m, r, rhv) {
 }
 
 /* All acks are in: update the directory and reply. read: owner = none, sharers += {recalled
- * owner, r}. write: owner = r; sequential: sharers = {}; release: sharers kept minus r, and
- * notify = some other sharer was present. current = r's shared copy has the present version and
+ * owner, r}. write: owner = r, sharers = {}. current = r's shared copy has the present version and
  * nothing was recalled. */
 inline finish_txn(p) {
   if
@@ -214,13 +183,8 @@ inline finish_txn(p) {
        down[IX(dir[p].req, p)]!read_grant, dir[p].version, 0
   :: dir[p].kind == write_req ->
        dir[p].owner = dir[p].req;
-#ifdef RELEASE
-       a = ((dir[p].sharers & ~BIT(dir[p].req)) != 0);
-       dir[p].sharers = dir[p].sharers & ~BIT(dir[p].req);
-#else
        a = 0;
        dir[p].sharers = 0;
-#endif
        b = (dir[p].hv != NOVER && dir[p].hv == dir[p].version && dir[p].rfrom == NOPE);
        down[IX(dir[p].req, p)]!write_grant, a, b
   fi;
@@ -338,7 +302,6 @@ inline access(me, p, w) {
   tries = 0; p = 0; w = 0         /* dead from here on: one state, not many */
 }
 
-#ifndef RELEASE
 /* Sequential mode: nops accesses, each a load or a store of either page. */
 proctype app(byte me; byte nops) {
   byte n, p, tries; bit w;
@@ -347,57 +310,6 @@ proctype app(byte me; byte nops) {
   }
   finished++
 }
-#else
-/* Release mode: NPH phases. In each phase a PE makes at most one access, data-race free: the first
- * access to a page in a phase claims it for reading (any number of readers) or for one writer. A
- * phase ends with release (publish a write notice for each page written with notify), a barrier,
- * and acquire (invalidate every shared page named by another PE's notice of that phase). */
-proctype app(byte me) {
-  byte ph, p, q, tries; bit w;
-  for (ph : 0 .. NPH-1) {
-    if
-    :: skip
-    :: atomic { claim[0] == FREE || claim[0] == me      -> claim[0] = me;      p = 0; w = 1; access(me, p, w) }
-    :: atomic { claim[0] == FREE || claim[0] == READERS -> claim[0] = READERS; p = 0; w = 0; access(me, p, w) }
-    :: atomic { claim[1] == FREE || claim[1] == me      -> claim[1] = me;      p = 1; w = 1; access(me, p, w) }
-    :: atomic { claim[1] == FREE || claim[1] == READERS -> claim[1] = READERS; p = 1; w = 0; access(me, p, w) }
-    fi;
-    /* release, then the barrier; the last PE to arrive opens it and frees the claims */
-    atomic {
-      notice[ph*NPE + me] = wnote[me]; wnote[me] = 0;
-      arrived++;
-      if
-      :: arrived == NPE -> arrived = 0; claim[0] = FREE; claim[1] = FREE; epoch++
-      :: else
-      fi
-    };
-    /* once the barrier is open: acquire, then check that a read of any page would return the
-     * last value (every copy still held is current), unless the page is claimed by a writer of
-     * the new phase already */
-    atomic {
-      epoch > ph;
-      for (q : 0 .. NPE-1) {
-        for (p : 0 .. NPG-1) {
-          if
-          /* a home never drops its own copy at acquire: it is the authoritative one (space::apply_notices) */
-          :: q != me && me != HOME(p) && (notice[ph*NPE + q] & BIT(p)) && st[IX(me,p)] == shared -> set_st(me, p, invalid)
-          :: else
-          fi
-        }
-      }
-      for (p : 0 .. NPG-1) {
-        if
-        :: st[IX(me,p)] != invalid && claim[p] >= READERS ->
-             read_ok = (frame[IX(me,p)] == latest[p]); assert(read_ok)
-        :: else
-        fi
-      }
-      p = 0; q = 0
-    }
-  }
-  finished++
-}
-#endif
 
 init {
   byte i, p;
@@ -412,16 +324,9 @@ init {
       dir[p].owner = HOME(p);            /* the home owns its pages, sharers = {} ... */
       st[IX(HOME(p),p)] = modified       /* ... and holds them modified; all frames 0 */
     }
-#ifdef RELEASE
-    claim[0] = FREE; claim[1] = FREE;
-#endif
     i = 0; p = 0;
     run handler(0); run handler(1); run handler(2);
-#ifdef RELEASE
-    run app(0); run app(1); run app(2)
-#else
     run app(0, OPS0); run app(1, OPS1); run app(2, OPS2)
-#endif
   }
   /* Each transaction ends with a grant its requester waits for, so once every application is done
    * the protocol is quiescent, and the authoritative copy must hold the last value written. */
