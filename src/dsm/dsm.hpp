@@ -1,5 +1,5 @@
 // The DSM: a range of virtual memory at the same address in every PE, kept coherent page by page
-// (docs/design/dsm.md; the protocol's model is model/dsm.pml).
+// (docs/design/dsm.md; the protocols' models are model/release.pml and model/dsm.pml).
 //
 // Memory: each PE backs the whole range with one memory file, its frames, followed by the protocol's
 // metadata (notice ring, copy tracker). The file is mapped twice: at the agreed base (the view: what the
