@@ -47,14 +47,20 @@ bool notice_rings::collect(std::vector<uint32_t>& out) {
   return complete;
 }
 
-copy_tracker::copy_tracker(remote_memory& mem, tracker_layout layout, uint64_t* bits, uint32_t n_pages)
-    : mem_(mem), layout_(layout), bits_(bits), words_((n_pages + 63) / 64) {}
+copy_tracker::copy_tracker(remote_memory& mem, tracker_layout layout, uint64_t* count, uint64_t* bits,
+                           uint32_t n_pages, bool far_peers)
+    : mem_(mem), layout_(layout), count_(count), bits_(bits), words_((n_pages + 63) / 64), far_peers_(far_peers) {}
 
 void copy_tracker::add_copy(uint32_t page, int home) {
-  mem_.fetch_or(home, layout_.bits_offset + (page / 64) * sizeof(uint64_t), uint64_t{1} << (page % 64));
+  // The bit before the count: a home that sees the count also sees the bit.
+  mem_.atomic_or(home, layout_.bits_offset + (page / 64) * sizeof(uint64_t), uint64_t{1} << (page % 64));
+  if (mem_.near(home)) mem_.atomic_add(home, layout_.count_offset, 1);
 }
 
 void copy_tracker::take(uint32_t limit, std::vector<uint32_t>& out) {
+  const uint64_t count = __atomic_load_n(count_, __ATOMIC_SEQ_CST);
+  if (count == count_seen_ && !far_peers_) return;
+  count_seen_ = count;
   const uint32_t words = std::min(words_, (limit + 63) / 64);
   for (uint32_t w = 0; w < words; ++w) {
     if (__atomic_load_n(&bits_[w], __ATOMIC_RELAXED) == 0) continue;

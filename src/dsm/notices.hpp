@@ -42,28 +42,36 @@ class notice_rings {
   std::vector<uint64_t> seen_;  // per PE: notices of its ring already collected
 };
 
-/// Which of a home's pages have copies at other PEs: one bit per page in the home's region. A PE that takes
-/// its first copy of a page sets the page's bit (one remote atomic, complete before it copies); the home,
-/// at release, takes (clears) the bits set in the words that cover its allocated pages. Its pages found
-/// there are from then on write-tracked: their writes produce notices.
+/// Which of a home's pages have copies at other PEs. A PE that takes its first copy of a page sets the
+/// page's bit in the home's bitmap; one on the home's host then also counts it in the home's counter (CPU
+/// atomics both), one on another host does not (a second round trip would cost more than it saves). The
+/// home, at release, looks at the bitmap when the counter moved, or always when some PE is on another
+/// host, and takes (clears) the bits it finds below its highest allocated page. Its pages found there are
+/// from then on write-tracked: their writes produce notices.
 struct tracker_layout {
+  uint64_t count_offset;
   uint64_t bits_offset;  // one bit per page
 };
 
 class copy_tracker {
  public:
-  copy_tracker(remote_memory& mem, tracker_layout layout, uint64_t* bits, uint32_t n_pages);
+  /// `far_peers`: some PE is on another host (copies are not counted then, and take always looks).
+  copy_tracker(remote_memory& mem, tracker_layout layout, uint64_t* count, uint64_t* bits, uint32_t n_pages,
+               bool far_peers);
   /// At a PE taking its first copy of `page` from `home`: complete (visible to the home) on return.
   void add_copy(uint32_t page, int home);
   /// At the home (after a full fence): appends the pages below `limit` that gained copies since the last
-  /// call. A word that is zero costs one load.
+  /// call. With every peer on this host, nothing to do costs one load.
   void take(uint32_t limit, std::vector<uint32_t>& out);
 
  private:
   remote_memory& mem_;
   tracker_layout layout_;
+  uint64_t* count_;
   uint64_t* bits_;
   uint32_t words_;
+  bool far_peers_;
+  uint64_t count_seen_ = 0;
 };
 
 }  // namespace rdsm::detail::dsm

@@ -14,8 +14,8 @@ class region_memory final : public remote_memory {
  public:
   /// `local` is this PE's own region (the alias of the frames); `stream` carries the UCX operations.
   region_memory(int stream, char* local);
-  uint64_t fetch_or(int pe, uint64_t offset, uint64_t bits) override;
-  uint64_t fetch_add(int pe, uint64_t offset, uint64_t value) override;
+  void atomic_or(int pe, uint64_t offset, uint64_t bits) override;
+  void atomic_add(int pe, uint64_t offset, uint64_t value) override;
   uint64_t load(int pe, uint64_t offset) override;
   void read(int pe, uint64_t offset, void* dst, size_t n) override;
   void write_nbi(int pe, uint64_t offset, const void* src, size_t n) override;
@@ -26,7 +26,7 @@ class region_memory final : public remote_memory {
   char* at(int pe, uint64_t offset) const;
 
  private:
-  uint64_t amo(int pe, uint64_t offset, amo_op op, uint64_t value);
+  void amo(int pe, uint64_t offset, amo_op op, uint64_t value);
   runtime& rt_;
   int stream_;
   char* local_;

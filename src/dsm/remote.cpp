@@ -19,29 +19,32 @@ char* region_memory::at(int pe, uint64_t offset) const {
   return static_cast<char*>(rt_.mapped(sym_addr{dsm_region, offset}, pe));
 }
 
-uint64_t region_memory::amo(int pe, uint64_t offset, amo_op op, uint64_t value) {
+void region_memory::amo(int pe, uint64_t offset, amo_op op, uint64_t value) {
   if (char* p = at(pe, offset)) {
     auto* w = reinterpret_cast<uint64_t*>(p);
-    switch (op) {
-      case amo_op::fetch_or: return __atomic_fetch_or(w, value, __ATOMIC_SEQ_CST);
-      case amo_op::fetch_add: return __atomic_fetch_add(w, value, __ATOMIC_SEQ_CST);
-      default: return __atomic_load_n(w, __ATOMIC_SEQ_CST);
-    }
+    if (op == amo_op::fetch_or) __atomic_fetch_or(w, value, __ATOMIC_SEQ_CST);
+    else __atomic_fetch_add(w, value, __ATOMIC_SEQ_CST);
+    return;
   }
+  // A fetching atomic: its reply says it was performed.
   uint64_t old = 0;
-  status s = rt_.net().atomic(stream_, dsm_region, pe, rt_.remote_addr(sym_addr{dsm_region, offset}, pe), op, 8,
-                              value, 0, &old, false);
+  status s = rt_.net().atomic(stream_, dsm_region, pe, rt_.remote_addr(sym_addr{dsm_region, offset}, pe), op, 8, value,
+                              0, &old, false);
   if (!s.ok()) fatal("dsm: atomic on PE %d: %s", pe, s.message().c_str());
-  return old;
 }
 
-uint64_t region_memory::fetch_or(int pe, uint64_t offset, uint64_t bits) { return amo(pe, offset, amo_op::fetch_or, bits); }
+void region_memory::atomic_or(int pe, uint64_t offset, uint64_t bits) { amo(pe, offset, amo_op::fetch_or, bits); }
 
-uint64_t region_memory::fetch_add(int pe, uint64_t offset, uint64_t value) {
-  return amo(pe, offset, amo_op::fetch_add, value);
+void region_memory::atomic_add(int pe, uint64_t offset, uint64_t value) { amo(pe, offset, amo_op::fetch_add, value); }
+
+uint64_t region_memory::load(int pe, uint64_t offset) {
+  if (char* p = at(pe, offset)) return __atomic_load_n(reinterpret_cast<uint64_t*>(p), __ATOMIC_SEQ_CST);
+  uint64_t value = 0;
+  status s = rt_.net().atomic(stream_, dsm_region, pe, rt_.remote_addr(sym_addr{dsm_region, offset}, pe), amo_op::fetch,
+                              8, 0, 0, &value, false);
+  if (!s.ok()) fatal("dsm: atomic on PE %d: %s", pe, s.message().c_str());
+  return value;
 }
-
-uint64_t region_memory::load(int pe, uint64_t offset) { return amo(pe, offset, amo_op::fetch, 0); }
 
 void region_memory::read(int pe, uint64_t offset, void* dst, size_t n) {
   if (const char* p = at(pe, offset)) {

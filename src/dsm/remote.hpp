@@ -11,11 +11,12 @@ namespace rdsm::detail::dsm {
 class remote_memory {
  public:
   virtual ~remote_memory() = default;
-  /// Atomics on the 8-byte word at `offset` of `pe`'s region; they return the old value (sequentially
-  /// consistent with each other and with the caller's loads and stores).
-  virtual uint64_t fetch_or(int pe, uint64_t offset, uint64_t bits) = 0;
-  virtual uint64_t fetch_add(int pe, uint64_t offset, uint64_t value) = 0;
+  /// Atomics on 8-byte words of `pe`'s region (sequentially consistent with each other and with the
+  /// caller's loads and stores). load returns the word.
   virtual uint64_t load(int pe, uint64_t offset) = 0;
+  /// ORs `bits` into, or adds `value` to, the word at `offset` of `pe`'s region; complete on return.
+  virtual void atomic_or(int pe, uint64_t offset, uint64_t bits) = 0;
+  virtual void atomic_add(int pe, uint64_t offset, uint64_t value) = 0;
   /// Copies from / to `pe`'s region. read is complete on return; write_nbi is complete at flush().
   virtual void read(int pe, uint64_t offset, void* dst, size_t n) = 0;
   virtual void write_nbi(int pe, uint64_t offset, const void* src, size_t n) = 0;

@@ -77,9 +77,10 @@ void space::start(const char* fn) {
   // the agreed base (the view). Metadata, after the frames: the notice ring, the copy tracker, the channel.
   const size_t sys = sys_page;
   auto round = [sys](size_t n) { return (n + sys - 1) / sys * sys; };
-  // Layout after the frames: ring tail (own cache line), ring entries, tracker bits, channel.
-  const ring_layout ring{size_, size_ + 64, notice_ring};
-  const tracker_layout tracked{size_ + round(64 + notice_ring * sizeof(uint32_t))};
+  // Layout after the frames: ring tail, tracker count (each on its own cache line), ring entries, tracker
+  // bits, channel.
+  const ring_layout ring{size_, size_ + 128, notice_ring};
+  const tracker_layout tracked{size_ + 64, size_ + round(128 + notice_ring * sizeof(uint32_t))};
   const channel_layout chan{round(tracked.bits_offset + (n_pages_ + 63) / 64 * sizeof(uint64_t)), 256};
   const size_t meta = round(chan.offset - size_ + chan.bytes(n_pes_));
   data_segment area;
@@ -119,8 +120,11 @@ void space::start(const char* fn) {
     rings_ = std::make_unique<notice_rings>(*mem_, my_pe_, n_pes_, ring,
                                             reinterpret_cast<uint64_t*>(alias_ + ring.tail_offset),
                                             reinterpret_cast<uint32_t*>(alias_ + ring.entries_offset));
-    tracker_ = std::make_unique<copy_tracker>(*mem_, tracked, reinterpret_cast<uint64_t*>(alias_ + tracked.bits_offset),
-                                              n_pages_);
+    bool far_peers = false;
+    for (int pe = 0; pe < n_pes_; ++pe) far_peers = far_peers || !mem_->near(pe);
+    tracker_ = std::make_unique<copy_tracker>(*mem_, tracked, reinterpret_cast<uint64_t*>(alias_ + tracked.count_offset),
+                                              reinterpret_cast<uint64_t*>(alias_ + tracked.bits_offset), n_pages_,
+                                              far_peers);
     const auto prefetch = static_cast<uint32_t>(std::clamp<uint64_t>(cfg.dsm_prefetch, 1, 64));
     lazy_ = std::make_unique<release_protocol>(*pages_, *mem_, *rings_, *tracker_, my_pe_, prefetch, stats_);
   } else {

@@ -23,9 +23,9 @@ constexpr unsigned shift = 12;
 constexpr size_t page = size_t{1} << shift;
 constexpr size_t frames_bytes = n_pages * page;
 constexpr uint64_t ring_capacity = 16;
-// Region of a PE: its frames, then the ring's tail, the ring's entries, the tracker's bits.
-constexpr ring_layout rings{frames_bytes, frames_bytes + 64, ring_capacity};
-constexpr tracker_layout tracker{frames_bytes + 4096};
+// Region of a PE: its frames, then the ring's tail, the tracker's counter, the ring's entries, the bits.
+constexpr ring_layout rings{frames_bytes, frames_bytes + 128, ring_capacity};
+constexpr tracker_layout tracker{frames_bytes + 64, frames_bytes + 4096};
 constexpr size_t region_bytes = frames_bytes + 8192;
 
 char* map(size_t bytes, int prot) {
@@ -40,16 +40,16 @@ class fake_memory final : public remote_memory {
   std::vector<char*> regions;
   bool same_host = true;
   uint64_t* word(int pe, uint64_t offset) { return reinterpret_cast<uint64_t*>(regions[pe] + offset); }
-  uint64_t fetch_or(int pe, uint64_t offset, uint64_t bits) override {
-    return __atomic_fetch_or(word(pe, offset), bits, __ATOMIC_SEQ_CST);
-  }
-  uint64_t fetch_add(int pe, uint64_t offset, uint64_t value) override {
-    return __atomic_fetch_add(word(pe, offset), value, __ATOMIC_SEQ_CST);
-  }
   uint64_t load(int pe, uint64_t offset) override { return __atomic_load_n(word(pe, offset), __ATOMIC_SEQ_CST); }
   void read(int pe, uint64_t offset, void* dst, size_t n) override { std::memcpy(dst, regions[pe] + offset, n); }
   void write_nbi(int pe, uint64_t offset, const void* src, size_t n) override {
     std::memcpy(regions[pe] + offset, src, n);
+  }
+  void atomic_or(int pe, uint64_t offset, uint64_t bits) override {
+    __atomic_fetch_or(word(pe, offset), bits, __ATOMIC_SEQ_CST);
+  }
+  void atomic_add(int pe, uint64_t offset, uint64_t value) override {
+    __atomic_fetch_add(word(pe, offset), value, __ATOMIC_SEQ_CST);
   }
   void flush() override {}
   bool near(int) override { return same_host; }
@@ -69,7 +69,10 @@ struct pe_state {
 // n PEs sharing `n_pages` pages; page p is homed at homes[p].
 class Job {
  public:
-  Job(int n, const std::vector<int>& homes, uint32_t prefetch = 1) : pes_(static_cast<size_t>(n)) {
+  // `same_host`: whether the PEs share memory (copies of stale pages are refreshed) or not (dropped).
+  Job(int n, const std::vector<int>& homes, uint32_t prefetch = 1, bool same_host = true)
+      : pes_(static_cast<size_t>(n)) {
+    mem_.same_host = same_host;
     for (auto& pe : pes_) mem_.regions.push_back(pe.region = map(region_bytes, PROT_READ | PROT_WRITE));
     for (int i = 0; i < n; ++i) {
       pe_state& pe = pes_[static_cast<size_t>(i)];
@@ -78,7 +81,8 @@ class Job {
       pe.pages = std::make_unique<page_table>(pe.view, pe.region, pe.twins, n_pages, shift);
       pe.ring = std::make_unique<notice_rings>(mem_, i, n, rings, mem_.word(i, rings.tail_offset),
                                                reinterpret_cast<uint32_t*>(pe.region + rings.entries_offset));
-      pe.copies = std::make_unique<copy_tracker>(mem_, tracker, mem_.word(i, tracker.bits_offset), n_pages);
+      pe.copies = std::make_unique<copy_tracker>(mem_, tracker, mem_.word(i, tracker.count_offset),
+                                                 mem_.word(i, tracker.bits_offset), n_pages, !mem_.same_host);
       pe.protocol = std::make_unique<release_protocol>(*pe.pages, mem_, *pe.ring, *pe.copies, i, prefetch, pe.stats);
       pe.protocol->forget(0, n_pages);  // allocated
       for (uint32_t p = 0; p < n_pages; ++p) {
@@ -118,8 +122,7 @@ class Job {
 std::vector<int> all_on(int home) { return std::vector<int>(n_pages, home); }
 
 TEST(ReleaseProtocol, ReadFaultCopiesFromTheHomeAndTellsItOnce) {
-  Job job(2, all_on(0));
-  job.mem_.same_host = false;  // stale copies are dropped and fetched again
+  Job job(2, all_on(0), 1, false);  // stale copies are dropped and fetched again
   job.store(0, 3, 100, 42);    // the home writes its own page: no fault, no copy
   EXPECT_EQ(job.pe(0).stats.fetches.load(), 0u);
   job.barrier();
@@ -158,8 +161,7 @@ TEST(ReleaseProtocol, WritersOfDisjointBytesMergeAtTheHome) {
 
 TEST(ReleaseProtocol, AStaleCopyIsRefreshedOnOneHostAndDroppedAcrossHosts) {
   for (bool same_host : {true, false}) {
-    Job job(2, all_on(0));
-    job.mem_.same_host = same_host;
+    Job job(2, all_on(0), 1, same_host);
     EXPECT_EQ(job.load(1, 4, 0), 0);
     job.barrier();              // the home learns of the copy (and notices it, conservatively)
     (void)job.load(1, 4, 0);    // held again after that
