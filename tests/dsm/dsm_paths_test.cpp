@@ -1,0 +1,165 @@
+// The DSM's protocol paths on several PEs, each checked by its values and by the counters that show the
+// path was taken: write-back at release, self-invalidation only of written pages, false sharing merged,
+// prefetch, the queue lock, and (sequential mode) the message channel. Run in both consistency modes, on 2
+// and 4 PEs, over shared memory and TCP, and across two network namespaces (tests/multihost).
+#include <gtest/gtest.h>
+#include <sched.h>
+#include <rdsm/dsm.h>
+#include <shmem.h>
+
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <vector>
+
+namespace {
+
+int me() { return shmem_my_pe(); }
+int npes() { return shmem_n_pes(); }
+bool release_mode() {
+  const char* mode = std::getenv("RDSM_DSM_CONSISTENCY");
+  return mode == nullptr || std::strcmp(mode, "sequential") != 0;
+}
+
+rdsm_dsm_stats_t stats() {
+  rdsm_dsm_stats_t s;
+  rdsm_dsm_stats(&s);
+  return s;
+}
+
+TEST(DsmPaths, AWriterReachesTheHomeAtRelease) {
+  const size_t page = rdsm_dsm_page_size();
+  auto* p = static_cast<unsigned char*>(rdsm_dsm_alloc_placed(page, RDSM_DSM_ON_PE, 0));
+  const int writer = npes() - 1;
+  const rdsm_dsm_stats_t before = stats();
+  if (me() == writer)
+    for (size_t i = 0; i < 100; ++i) p[i * 7] = static_cast<unsigned char>(i + 1);
+  rdsm_dsm_barrier();
+  const rdsm_dsm_stats_t after = stats();
+  if (me() == 0) {
+    for (size_t i = 0; i < 100; ++i) ASSERT_EQ(p[i * 7], i + 1) << "byte " << i * 7 << " at the home";
+    EXPECT_EQ(after.read_faults, before.read_faults) << "the home reads its own frame";
+  }
+  if (me() == writer && release_mode()) {
+    EXPECT_GE(after.diffs - before.diffs, 1u);
+    EXPECT_EQ(after.diff_bytes - before.diff_bytes, 100u) << "only the changed bytes travel";
+  }
+  rdsm_dsm_free(p);
+}
+
+TEST(DsmPaths, CopiesAreDroppedOrRefreshedOnlyWhenWritten) {
+  const size_t page = rdsm_dsm_page_size();
+  auto* p = static_cast<long*>(rdsm_dsm_alloc_placed(4 * page, RDSM_DSM_ON_PE, 0));
+  if (me() == 0) p[0] = 1;
+  rdsm_dsm_barrier();
+  long seen = 0;
+  for (int settle = 0; settle < 3; ++settle) {  // a home notices a page once when it learns of its copies
+    seen += p[0];
+    rdsm_dsm_barrier();
+  }
+  EXPECT_EQ(seen, 3);
+  const rdsm_dsm_stats_t quiet0 = stats();
+  for (int i = 0; i < 5; ++i) {
+    seen += p[0];
+    rdsm_dsm_barrier();
+  }
+  const rdsm_dsm_stats_t quiet1 = stats();
+  EXPECT_EQ(quiet1.invalidations, quiet0.invalidations) << "no write, no stale copy";
+  for (long v = 2; v < 6; ++v) {
+    if (me() == 0) p[0] = v;
+    rdsm_dsm_barrier();
+    EXPECT_EQ(p[0], v) << "PE " << me() << " after the home wrote " << v;
+    rdsm_dsm_barrier();
+  }
+  if (me() != 0 && release_mode()) {
+    EXPECT_GE(stats().invalidations - quiet1.invalidations, 4u);
+  }
+  rdsm_dsm_free(p);
+}
+
+TEST(DsmPaths, WritersOfOnePageMerge) {
+  const size_t page = rdsm_dsm_page_size();
+  auto* p = static_cast<unsigned char*>(rdsm_dsm_alloc_placed(page, RDSM_DSM_ON_PE, 0));
+  for (int round = 1; round <= 3; ++round) {
+    for (size_t i = static_cast<size_t>(me()); i < page; i += static_cast<size_t>(npes()))
+      p[i] = static_cast<unsigned char>(round * 16 + me());
+    rdsm_dsm_barrier();
+    for (size_t i = 0; i < page; ++i)
+      ASSERT_EQ(p[i], round * 16 + static_cast<int>(i % static_cast<size_t>(npes())))
+          << "byte " << i << ", round " << round << ", on PE " << me();
+    rdsm_dsm_barrier();
+  }
+  rdsm_dsm_free(p);
+}
+
+TEST(DsmPaths, AReadFaultPrefetchesFollowingPagesOfItsHome) {
+  if (!release_mode()) GTEST_SKIP() << "prefetch is release consistency's";
+  const size_t page = rdsm_dsm_page_size();
+  const char* env = std::getenv("RDSM_DSM_PREFETCH");
+  const uint64_t prefetch = env != nullptr ? std::strtoull(env, nullptr, 10) : 8;
+  auto* p = static_cast<char*>(rdsm_dsm_alloc_placed(8 * page, RDSM_DSM_ON_PE, 0));
+  if (me() == 0)
+    for (int i = 0; i < 8; ++i) p[i * page] = static_cast<char>(i + 1);
+  rdsm_dsm_barrier();
+  if (me() != 0) {
+    const rdsm_dsm_stats_t before = stats();
+    long sum = 0;
+    for (int i = 0; i < 8; ++i) sum += p[i * page];
+    const rdsm_dsm_stats_t after = stats();
+    EXPECT_EQ(sum, 36);
+    EXPECT_EQ(after.read_faults - before.read_faults, (8 + prefetch - 1) / prefetch);
+    EXPECT_EQ(after.fetches - before.fetches, 8u);
+  }
+  rdsm_dsm_barrier();
+  rdsm_dsm_free(p);
+}
+
+TEST(DsmPaths, TheQueueLockSerializesAndCarriesTheData) {
+  const int rounds = 200;
+  auto* log = static_cast<int*>(rdsm_dsm_alloc(sizeof(int) * (1 + static_cast<size_t>(rounds * npes()))));
+  rdsm_dsm_lock_t* lock = rdsm_dsm_lock_create();
+  for (int r = 0; r < rounds; ++r) {
+    rdsm_dsm_lock(lock);
+    const int n = log[0];  // what the previous holder wrote, seen without a barrier
+    log[1 + n] = me();
+    log[0] = n + 1;
+    rdsm_dsm_unlock(lock);
+  }
+  rdsm_dsm_barrier();
+  ASSERT_EQ(log[0], rounds * npes()) << "an increment under the lock was lost";
+  std::vector<int> per_pe(static_cast<size_t>(npes()), 0);
+  for (int i = 0; i < rounds * npes(); ++i) {
+    ASSERT_GE(log[1 + i], 0);
+    ASSERT_LT(log[1 + i], npes());
+    ++per_pe[static_cast<size_t>(log[1 + i])];
+  }
+  for (int pe = 0; pe < npes(); ++pe) EXPECT_EQ(per_pe[static_cast<size_t>(pe)], rounds) << "PE " << pe;
+  rdsm_dsm_barrier();
+  rdsm_dsm_lock_destroy(lock);
+  rdsm_dsm_free(log);
+}
+
+TEST(DsmPaths, SequentialModeShowsWritesWithoutSynchronization) {
+  if (release_mode()) GTEST_SKIP() << "sequential consistency only";
+  const size_t page = rdsm_dsm_page_size();
+  auto* p = static_cast<long*>(rdsm_dsm_alloc_placed(3 * page, RDSM_DSM_ON_PE, 0));
+  volatile long* data = p;                              // three pages: each access is its own fault
+  volatile long* flag = p + page / sizeof(long);
+  volatile long* ack = p + 2 * page / sizeof(long);
+  const int last = npes() - 1;
+  for (long round = 1; round <= 50; ++round) {  // message passing both ways, no synchronization call
+    if (me() == 0) {
+      while (*ack != round - 1) sched_yield();
+      *data = round * 3;
+      *flag = round;
+    } else if (me() == last) {
+      while (*flag != round) sched_yield();
+      ASSERT_EQ(*data, round * 3) << "round " << round;
+      *ack = round;
+    }
+  }
+  rdsm_dsm_barrier();
+  rdsm_dsm_free(p);
+}
+
+}  // namespace
