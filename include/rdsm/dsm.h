@@ -43,13 +43,13 @@ typedef struct rdsm_dsm_lock rdsm_dsm_lock_t;
 typedef struct {
   uint64_t read_faults;     /* faults on pages without access */
   uint64_t write_faults;    /* faults on pages without write access */
-  uint64_t fetches;         /* pages copied from their home */
-  uint64_t invalidations;   /* copies dropped: on a home's request or at an acquire */
-  uint64_t write_backs;     /* pages written back to their home (recalls, hand-backs) */
-  uint64_t diffs;           /* write-shared pages merged at their home by a diff */
+  uint64_t fetches;         /* pages copied from their home (faults, prefetch, refreshes at acquire) */
+  uint64_t invalidations;   /* stale copies found: at an acquire (refreshed or dropped) or on request */
+  uint64_t write_backs;     /* pages written back to their home by a recall (sequential mode) */
+  uint64_t diffs;           /* copies whose changes went to their home as a diff (release mode) */
   uint64_t diff_bytes;      /* bytes carried by those diffs */
   uint64_t notices;         /* write notices published at releases */
-  uint64_t requests_served; /* read and write requests this PE handled as a home */
+  uint64_t requests_served; /* read and write requests this PE handled as a home (sequential mode) */
 } rdsm_dsm_stats_t;
 
 /* Collective. Returns the same address on every PE, zero-filled memory, or NULL (with one warning naming
