@@ -86,7 +86,7 @@ void progress_engine::run() {
 backoff::backoff() : drive_progress_(runtime::get().uses_transport()) {}
 
 void backoff::pause() {
-  if (drive_progress_) runtime::get().net().progress();
+  if (drive_progress_) runtime::get().net().progress(start_ns_ != 0);  // every stream once past the first spins
   // The clock is read every 64 rounds only: spinning stays a handful of instructions per round.
   if ((++spins_ & 63) != 0) {
     cpu_relax();

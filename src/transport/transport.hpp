@@ -72,8 +72,10 @@ class transport {
   virtual void fence(int stream) = 0;
   /// Completes every operation issued so far on the stream (remote completion).
   virtual status quiet(int stream) = 0;
-  /// Makes progress on incoming and outgoing operations; returns true if anything happened.
-  virtual bool progress() = 0;
+  /// Makes progress on incoming and outgoing operations; returns true if anything happened. `every_stream`:
+  /// on every stream's worker now (a waiter that backs off anyway); otherwise the main one, the others now
+  /// and then.
+  virtual bool progress(bool every_stream = false) = 0;
   /// A file descriptor that becomes readable when there is work; arm() returns false when there is
   /// already work to do (the caller must progress instead of sleeping).
   virtual int event_fd() const = 0;
