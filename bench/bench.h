@@ -31,6 +31,7 @@ struct bench_opts {
   const char *impl;   /* name printed in every CSV line */
   const char *prog;   /* program named in progress lines (default shmem_bench) */
   const char *size_unit; /* what the size counts in the table (default "B") */
+  const char *ratio_of;  /* what the ratio of the table divides by (default "limit") */
   FILE *csv;          /* CSV lines also go here (--csv FILE), or NULL */
 };
 extern struct bench_opts g_opt;

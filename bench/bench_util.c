@@ -103,7 +103,7 @@ void bench_report(const char *bench, const char *mem, size_t size, double *ns, i
   if (g_opt.csv) fputs(line, g_opt.csv);
   printf("  %-14s %-7s %8zu %-2s median %10.4g %-6s p99 %10.4g", bench, mem, size, g_opt.size_unit ? g_opt.size_unit : "B",
          med, unit, p99);
-  if (limit > 0) printf("   %.3gx limit", ratio);
+  if (limit > 0) printf("   %.3gx %s", ratio, g_opt.ratio_of ? g_opt.ratio_of : "limit");
   printf("\n");
   fflush(stdout);
 }

@@ -242,7 +242,9 @@ static void run_kernel(int which) {
   }
   gather_max(D.reps);
   if (me == 0) {
+    g_opt.ratio_of = "serial";
     bench_report(name, mem, size, g_work, D.reps, "ns", 1, serial);
+    g_opt.ratio_of = NULL;
     if (serial > 0) {
       double one = serial;
       bench_report(name, "serial", size, &one, 1, "ns", 1, 0);
