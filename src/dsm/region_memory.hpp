@@ -1,6 +1,8 @@
 // The runtime's remote_memory: the DSM region of every PE, by load/store where mapped, by UCX otherwise.
 #pragma once
 
+#include <atomic>
+
 #include "dsm/remote.hpp"
 #include "transport/transport.hpp"
 
@@ -12,14 +14,21 @@ namespace rdsm::detail::dsm {
 
 class region_memory final : public remote_memory {
  public:
-  /// `local` is this PE's own region (the alias of the frames); `stream` carries the UCX operations.
-  region_memory(int stream, char* local);
+  /// `local` is this PE's own region (the alias of the frames, `frames` bytes of them); `stream` carries
+  /// the UCX operations.
+  region_memory(int stream, char* local, size_t frames);
   void atomic_or(int pe, uint64_t offset, uint64_t bits) override;
   void atomic_add(int pe, uint64_t offset, uint64_t value) override;
   uint64_t load(int pe, uint64_t offset) override;
   void read(int pe, uint64_t offset, void* dst, size_t n) override;
   void write_nbi(int pe, uint64_t offset, const void* src, size_t n) override;
+  /// To a PE of another host, many runs travel as one message, which the PE applies in its transport
+  /// progress and acknowledges: over TCP its CPU handles every put anyway, and a put per run is a send.
+  void write_runs(int pe, uint64_t offset, const char* src, const std::vector<run>& runs) override;
+  /// Completes the writes, the messages included (their acknowledgements have come).
   void flush() override;
+  /// The transport's message handler in release mode: applies runs from peers, counts acknowledgements.
+  void on_message(int from, const void* data, size_t n);
   void written_locally(const void* p, size_t n) override;
   bool near(int pe) override { return at(pe, 0) != nullptr; }
   /// A load/store pointer to `pe`'s region at `offset`, or nullptr when the PE is on another host.
@@ -30,6 +39,9 @@ class region_memory final : public remote_memory {
   runtime& rt_;
   int stream_;
   char* local_;
+  size_t frames_;
+  uint64_t acks_expected_ = 0;        // run messages sent (by the one releasing thread, under the DSM's lock)
+  std::atomic<uint64_t> acks_{0};     // their acknowledgements received
 };
 
 }  // namespace rdsm::detail::dsm

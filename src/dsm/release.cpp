@@ -111,13 +111,15 @@ void release_protocol::make_twin(uint32_t page) {
 size_t release_protocol::write_diff(uint32_t page) {
   // Each changed run goes into the twin first and to the home from there: the twin holds exactly what was
   // sent, so a store racing with the diff (another thread's) differs from it and goes at the next release.
-  const int h = pages_.home(page);
   const char* now = pages_.frame(page);
   char* was = pages_.twin(page);
-  return for_each_changed_run(now, was, pages_.page_size(), [&](size_t at, size_t n) {
+  runs_.clear();
+  const size_t bytes = for_each_changed_run(now, was, pages_.page_size(), [&](size_t at, size_t n) {
     std::memcpy(was + at, now + at, n);
-    mem_.write_nbi(h, pages_.frame_offset(page) + at, was + at, n);
+    runs_.emplace_back(static_cast<uint32_t>(at), static_cast<uint32_t>(n));
   });
+  if (!runs_.empty()) mem_.write_runs(pages_.home(page), pages_.frame_offset(page), was, runs_);
+  return bytes;
 }
 
 bool release_protocol::send_diff(uint32_t page, std::vector<uint32_t>& notices) {

@@ -64,6 +64,7 @@ class release_protocol {
   std::vector<uint32_t> home_dirty_;  // tracked home pages that faulted on a write (or may have been written)
   std::vector<uint32_t> home_hot_;    // tracked home pages kept writable with a twin, compared at release
   std::vector<uint32_t> flushed_;     // copies written back early (at an acquire): noticed at the next release
+  std::vector<remote_memory::run> runs_;  // write_diff's scratch
 };
 
 }  // namespace rdsm::detail::dsm

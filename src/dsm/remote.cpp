@@ -7,12 +7,14 @@
 
 #include "cachectl/cachectl.hpp"
 #include "common/log.hpp"
+#include "core/progress.hpp"
 #include "core/runtime.hpp"
 #include "dsm/region_memory.hpp"
 
 namespace rdsm::detail::dsm {
 
-region_memory::region_memory(int stream, char* local) : rt_(runtime::get()), stream_(stream), local_(local) {}
+region_memory::region_memory(int stream, char* local, size_t frames)
+    : rt_(runtime::get()), stream_(stream), local_(local), frames_(frames) {}
 
 char* region_memory::at(int pe, uint64_t offset) const {
   if (pe == rt_.my_pe()) return local_ + offset;
@@ -67,11 +69,81 @@ void region_memory::write_nbi(int pe, uint64_t offset, const void* src, size_t n
   if (!s.ok()) fatal("dsm: writing %zu bytes to PE %d: %s", n, pe, s.message().c_str());
 }
 
+namespace {
+
+// A message of runs: this header, then `runs` (offset, length) pairs of 32-bit words, then their bytes.
+struct runs_header {
+  uint32_t kind;  // runs_message or runs_ack
+  uint32_t runs;
+  uint64_t offset;
+};
+constexpr uint32_t runs_message = 1, runs_ack = 2;
+// Fewer runs go as puts; a message above the size goes as puts too (it would not be sent eagerly).
+constexpr size_t runs_worth_a_message = 8, runs_message_max = 64 * 1024;
+
+}  // namespace
+
+void region_memory::write_runs(int pe, uint64_t offset, const char* src, const std::vector<run>& runs) {
+  size_t bytes = 0;
+  for (const run& r : runs) bytes += r.second;
+  const size_t size = sizeof(runs_header) + runs.size() * 2 * sizeof(uint32_t) + bytes;
+  if (near(pe) || runs.size() < runs_worth_a_message || size > runs_message_max) {
+    remote_memory::write_runs(pe, offset, src, runs);
+    return;
+  }
+  std::vector<char> m(size);
+  const runs_header h{runs_message, static_cast<uint32_t>(runs.size()), offset};
+  std::memcpy(m.data(), &h, sizeof h);
+  char* out = m.data() + sizeof h;
+  for (const run& r : runs) {
+    const uint32_t pair[2] = {r.first, r.second};
+    std::memcpy(out, pair, sizeof pair);
+    out += sizeof pair;
+  }
+  for (const run& r : runs) {
+    std::memcpy(out, src + r.first, r.second);
+    out += r.second;
+  }
+  status s = rt_.net().send_message(pe, m.data(), m.size());
+  if (!s.ok()) fatal("dsm: writing %zu runs to PE %d: %s", runs.size(), pe, s.message().c_str());
+  ++acks_expected_;
+}
+
+void region_memory::on_message(int from, const void* data, size_t n) {
+  runs_header h{};
+  if (n < sizeof h) fatal("dsm: malformed message of %zu bytes from PE %d", n, from);
+  std::memcpy(&h, data, sizeof h);
+  if (h.kind == runs_ack) {
+    acks_.fetch_add(1, std::memory_order_acq_rel);
+    return;
+  }
+  const auto* p = static_cast<const char*>(data) + sizeof h;
+  const char* bytes = p + static_cast<size_t>(h.runs) * 2 * sizeof(uint32_t);
+  const char* end = static_cast<const char*>(data) + n;
+  if (h.kind != runs_message || bytes > end) fatal("dsm: malformed message of %zu bytes from PE %d", n, from);
+  for (uint32_t i = 0; i < h.runs; ++i) {
+    uint32_t pair[2];
+    std::memcpy(pair, p + i * sizeof pair, sizeof pair);
+    if (bytes + pair[1] > end || h.offset + pair[0] + pair[1] > frames_)
+      fatal("dsm: malformed message of %zu bytes from PE %d", n, from);
+    std::memcpy(local_ + h.offset + pair[0], bytes, pair[1]);
+    bytes += pair[1];
+  }
+  std::atomic_thread_fence(std::memory_order_release);  // the runs are in the frame before the writer hears
+  const runs_header ack{runs_ack, 0, 0};
+  status s = rt_.net().send_message(from, &ack, sizeof ack);
+  if (!s.ok()) fatal("dsm: acknowledging runs to PE %d: %s", from, s.message().c_str());
+}
+
 void region_memory::flush() {
   std::atomic_thread_fence(std::memory_order_seq_cst);
-  if (!rt_.net().pending(stream_)) return;
-  status s = rt_.net().quiet(stream_);
-  if (!s.ok()) fatal("dsm: completing writes: %s", s.message().c_str());
+  if (rt_.net().pending(stream_)) {
+    status s = rt_.net().quiet(stream_);
+    if (!s.ok()) fatal("dsm: completing writes: %s", s.message().c_str());
+  }
+  if (acks_.load(std::memory_order_acquire) == acks_expected_) return;
+  backoff b;  // drives the transport, which delivers the acknowledgements
+  while (acks_.load(std::memory_order_acquire) != acks_expected_) b.pause();
 }
 
 void region_memory::written_locally(const void* p, size_t n) { before_dma_read({p, n}); }

@@ -5,6 +5,8 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <utility>
+#include <vector>
 
 namespace rdsm::detail::dsm {
 
@@ -20,6 +22,12 @@ class remote_memory {
   /// Copies from / to `pe`'s region. read is complete on return; write_nbi is complete at flush().
   virtual void read(int pe, uint64_t offset, void* dst, size_t n) = 0;
   virtual void write_nbi(int pe, uint64_t offset, const void* src, size_t n) = 0;
+  /// Byte runs (offset from `offset`, length) of `src` (which mirrors the region from `offset`) to the
+  /// same places of `pe`'s region; complete at flush(). By default one write_nbi per run.
+  using run = std::pair<uint32_t, uint32_t>;
+  virtual void write_runs(int pe, uint64_t offset, const char* src, const std::vector<run>& runs) {
+    for (const run& r : runs) write_nbi(pe, offset + r.first, src + r.first, r.second);
+  }
   virtual void flush() = 0;
   /// Whether `pe`'s region is reached by load/store (a read then costs a memcpy, not a transfer).
   virtual bool near(int pe) { return (void)pe, false; }
