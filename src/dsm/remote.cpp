@@ -117,14 +117,15 @@ void region_memory::on_message(int from, const void* data, size_t n) {
     acks_.fetch_add(1, std::memory_order_acq_rel);
     return;
   }
+  if (h.kind != runs_message || h.runs > (n - sizeof h) / (2 * sizeof(uint32_t)))
+    fatal("dsm: malformed message of %zu bytes from PE %d", n, from);
   const auto* p = static_cast<const char*>(data) + sizeof h;
   const char* bytes = p + static_cast<size_t>(h.runs) * 2 * sizeof(uint32_t);
   const char* end = static_cast<const char*>(data) + n;
-  if (h.kind != runs_message || bytes > end) fatal("dsm: malformed message of %zu bytes from PE %d", n, from);
   for (uint32_t i = 0; i < h.runs; ++i) {
     uint32_t pair[2];
     std::memcpy(pair, p + i * sizeof pair, sizeof pair);
-    if (bytes + pair[1] > end || h.offset + pair[0] + pair[1] > frames_)
+    if (pair[1] > static_cast<size_t>(end - bytes) || h.offset + pair[0] + pair[1] > frames_)
       fatal("dsm: malformed message of %zu bytes from PE %d", n, from);
     std::memcpy(local_ + h.offset + pair[0], bytes, pair[1]);
     bytes += pair[1];
