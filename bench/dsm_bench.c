@@ -27,6 +27,9 @@ double g_wake_ns;
 int g_n;
 struct dsm_bench_opts D;
 static const char *g_csv_path;
+static long *g_locks; /* symmetric, used on PE 0: per rep, the histogram's lock acquisitions [rep] and hand-offs
+                       * [MAX_REPS + rep] summed over the PEs */
+#define MAX_REPS 64
 
 static void usage(FILE *f) {
   fprintf(f,
@@ -38,7 +41,10 @@ static void usage(FILE *f) {
           "            the wake-up of a sleeping thread from the other CPU (futex ping-pong)\n"
           "  barrier   2+ PEs: rdsm_dsm_barrier with 0, 64, 1024, 16384 cached unchanged pages per PE and with\n"
           "            k changed pages per PE (slowest PE per barrier), each alternating with a shmem_barrier_all\n"
-          "  kernels   any number of PEs: time of each kernel (slowest PE, median of --reps runs)\n"
+          "  kernels   any number of PEs: time of each kernel (slowest PE, median of --reps runs); on 1 PE also\n"
+          "            Jacobi's and matmul's limit, threads2: 2 threads on private memory, thread i doing PE i's\n"
+          "            rows of a 2-PE run; on 2+ PEs also the histogram per lock hand-off (its time / the\n"
+          "            acquisitions that took the lock from another PE) beside fetch-add + fault limit (with fault)\n"
           "  --check          compare each kernel's result with a serial run on every PE; exit 1 on a mismatch\n"
           "  --jacobi N[,IT]  Jacobi grid side and iterations (default 2048,50)\n"
           "  --matmul N       matrix side (default 512)\n"
@@ -51,7 +57,7 @@ static void usage(FILE *f) {
           "  --impl NAME      name in the BENCH lines (default rdsm)\n"
           "output: `BENCH,impl,bench,mem,size,samples,median,p99,unit,ratio,clx_ns` lines; mem ends in -rc or -sc\n"
           "(RDSM_DSM_CONSISTENCY release or sequential); size is bytes (faults), pages (barrier) or the problem\n"
-          "size (kernels); ratio: fault / limit, DSM barrier / shmem_barrier_all, kernel / serial run.\n");
+          "size (kernels); ratio: fault / limit, DSM barrier / shmem_barrier_all, kernel / serial run, hand-off / limit.\n");
 }
 
 static int parse_ints(const char *s, long *v, int max) {
@@ -129,7 +135,7 @@ static void parse(int argc, char **argv) {
     exit(2);
   }
   D.reps = reps > 0 ? reps : D.quick ? 1 : 3;
-  if (D.reps > 64) D.reps = 64;
+  if (D.reps > MAX_REPS) D.reps = MAX_REPS;
   D.fault_pages = pages > 0 ? pages : D.quick ? 256 : 1024;
   D.fault_rounds = D.quick ? 2 : 4;
   if (D.fault_pages * D.fault_rounds > MAX_SAMPLES) D.fault_pages = MAX_SAMPLES / D.fault_rounds;
@@ -208,6 +214,8 @@ static void run_kernel(int which) {
   snprintf(what, sizeof what, "np%d", npes);
   mem_name(mem, sizeof mem, what);
   if (me == 0) bench_progress(name, mem, size);
+  if (me == 0) memset(g_locks, 0, 2 * MAX_REPS * sizeof(long));
+  shmem_barrier_all();
   double serial = 0;
   for (int rep = 0; rep < D.reps; rep++) {
     dsm_kernel_result r;
@@ -230,6 +238,10 @@ static void run_kernel(int which) {
       shmem_long_atomic_add(g_wrong, 1, 0);
     }
     g_buf[rep] = r.seconds * 1e9;
+    if (which == K_HIST) {
+      shmem_long_atomic_add(&g_locks[rep], r.acquisitions, 0);
+      shmem_long_atomic_add(&g_locks[MAX_REPS + rep], r.handoffs, 0);
+    }
     if (rep == 0 && (me == 0 || me == npes - 1)) {
       const rdsm_dsm_stats_t *d = &r.dsm;
       printf("# %s PE %d, first run: %llu read faults, %llu write faults, %llu fetches, %llu invalidations, "
@@ -241,6 +253,8 @@ static void run_kernel(int which) {
     if (check && me == 0) serial = r.serial_seconds * 1e9;
   }
   gather_max(D.reps);
+  double per_rep[MAX_REPS]; /* the slowest PE's time per run, in run order (bench_report sorts g_work) */
+  memcpy(per_rep, g_work, (size_t)D.reps * sizeof(double));
   if (me == 0) {
     g_opt.ratio_of = "serial";
     bench_report(name, mem, size, g_work, D.reps, "ns", 1, serial);
@@ -251,16 +265,21 @@ static void run_kernel(int which) {
     }
   }
   if (me == 0 && which == K_HIST && npes > 1) {
-    /* Per lock hold, each handing the lock (and the bins' page) to another PE, beside one fetch-add round
-     * trip plus the fault limit (SIGSEGV+mprotect + a page get) when this run measured them. */
-    long holds = 0;
-    for (int pe = 0; pe < npes; pe++) {
-      long lo = D.hist_n * pe / npes, hi = D.hist_n * (pe + 1) / npes;
-      holds += (hi - lo + D.hist_chunk - 1) / D.hist_chunk;
+    /* Per lock hand-off (an acquisition that took the lock, and with it the bins' page, from another PE),
+     * beside one fetch-add round trip plus the fault limit (SIGSEGV+mprotect + a page get) when this run
+     * measured them. Each run's time divided by its own hand-offs. */
+    int n = 0, len = 0;
+    char counts[256] = "";
+    for (int rep = 0; rep < D.reps; rep++) {
+      long h = g_locks[MAX_REPS + rep];
+      if (h > 0) g_work[n++] = per_rep[rep] / (double)h;
+      if (len < (int)sizeof counts - 24)
+        len += snprintf(counts + len, sizeof counts - (size_t)len, "%s%ld", rep ? ", " : "", h);
     }
-    for (int rep = 0; rep < D.reps; rep++) g_work[rep] /= (double)holds;
+    bench_note("dsm_histogram: %ld lock acquisitions per run; hand-offs between PEs per run: %s", g_locks[0], counts);
     snprintf(mem, sizeof mem, "handoff-%s", g_tag);
-    bench_report(name, mem, size, g_work, D.reps, "ns", 1, g_segv_ns > 0 ? g_amo_ns + g_segv_ns + g_get_ns : 0);
+    if (n > 0)
+      bench_report(name, mem, size, g_work, n, "ns", 1, g_segv_ns > 0 ? g_amo_ns + g_segv_ns + g_get_ns : 0);
   }
   shmem_barrier_all();
   if (npes == 1 && which != K_HIST) { /* the 2-thread limit, where no other PE takes a CPU */
@@ -316,6 +335,7 @@ int main(int argc, char **argv) {
   g_page = rdsm_dsm_page_size();
   g_buf = shmem_calloc(MAX_SAMPLES, sizeof(double));
   g_wrong = shmem_calloc(2, sizeof(long));
+  g_locks = shmem_calloc(2 * MAX_REPS, sizeof(long));
   g_work = calloc(MAX_SAMPLES, sizeof(double));
   if (me == 0) {
     bench_note("dsm_bench: %s, %d PEs, %ld CPUs, consistency %s, DSM page %zu B, %s%s", g_opt.impl, npes,

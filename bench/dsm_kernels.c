@@ -68,6 +68,47 @@ static void rows_homed(const void *base, size_t row_bytes, int n, int *r0, int *
   if (first < 0) *r1 = 0;
 }
 
+void dsm_kernel_split(int n, size_t row_bytes, size_t page, int parts, int index, int *r0, int *r1) {
+  /* RDSM_DSM_BLOCK: P pages, part i homes pages [i * s, (i + 1) * s) with s = ceil(P / parts) (src/dsm's
+   * space::allocate); a row goes with the page of its first byte, so the part of a row never decreases. */
+  const size_t pages = ((size_t)n * row_bytes + page - 1) / page;
+  const size_t share = (pages + (size_t)parts - 1) / (size_t)parts;
+  *r0 = *r1 = n;
+  for (int r = n - 1; r >= 0; r--) {
+    size_t part = (size_t)r * row_bytes / page / share;
+    if (part >= (size_t)index + 1) *r1 = r;
+    if (part >= (size_t)index) *r0 = r;
+  }
+}
+
+/* Under --check: the rows this PE homes must be those dsm_kernel_split gives part `me` of `npes`, or the
+ * thread limit (dsm_kernel_*_threads) no longer does a PE's work. */
+static void check_split(const char *what, int n, size_t row_bytes, int r0, int r1, dsm_kernel_result *r) {
+  int s0, s1, me = shmem_my_pe();
+  dsm_kernel_split(n, row_bytes, rdsm_dsm_page_size(), shmem_n_pes(), me, &s0, &s1);
+  if (s1 - s0 == r1 - r0 && (s0 == r0 || r0 == r1)) return;
+  if (r->mismatches++ == 0)
+    snprintf(r->first, sizeof r->first, "%s: PE %d homes rows [%d, %d), dsm_kernel_split gives part %d of %d "
+             "rows [%d, %d): the thread limit would not do this PE's work (block placement changed?)", what, me, r0,
+             r1, me, shmem_n_pes(), s0, s1);
+}
+
+/* One part of a kernel's work, a PE's or a thread's: the rows [r0, r1), and meet() where the parts wait for
+ * each other (rdsm_dsm_barrier on PEs, a pthread barrier on threads, nothing in the serial run). The DSM, the
+ * serial and the thread runs all go through jacobi_part and matmul_part. */
+typedef struct {
+  int r0, r1;
+  void (*meet)(void *arg);
+  void *meet_arg;
+} kernel_part;
+
+static void meet_dsm(void *arg) {
+  (void)arg;
+  rdsm_dsm_barrier();
+}
+
+static void meet_none(void *arg) { (void)arg; }
+
 /* Bitwise comparison of doubles; records the first difference. */
 static void compare_doubles(const char *what, const double *dsm, const double *ref, int n, dsm_kernel_result *r) {
   for (long i = 0; i < (long)n * n; i++) {
@@ -98,6 +139,14 @@ static void jacobi_fill(double *g, int n, int r0, int r1) {
     for (long j = 0; j < n; j++) g[i * n + j] = jacobi_init(i, j);
 }
 
+/* `iters` sweeps of part p between the grids g[0] and g[1] (the result in g[iters & 1]). */
+static void jacobi_part(double *const g[2], int n, int iters, const kernel_part *p) {
+  for (int t = 0; t < iters; t++) {
+    jacobi_rows(g[(t + 1) & 1], g[t & 1], n, p->r0, p->r1);
+    p->meet(p->meet_arg);
+  }
+}
+
 int dsm_kernel_jacobi(int n, int iters, int check, dsm_kernel_result *r) {
   reset(r);
   if (n < 3) n = 3;
@@ -115,12 +164,10 @@ int dsm_kernel_jacobi(int n, int iters, int check, dsm_kernel_result *r) {
   jacobi_fill(g[0], n, r0, r1); /* both grids: the boundary stays fixed in each */
   jacobi_fill(g[1], n, r0, r1);
   rdsm_dsm_barrier();
+  const kernel_part part = {r0, r1, meet_dsm, NULL};
   double t0;
   start(r, &t0);
-  for (int t = 0; t < iters; t++) {
-    jacobi_rows(g[(t + 1) & 1], g[t & 1], n, r0, r1);
-    rdsm_dsm_barrier();
-  }
+  jacobi_part(g, n, iters, &part);
   stop(r, t0);
   const double *result = g[iters & 1];
   if (check) {
@@ -131,9 +178,11 @@ int dsm_kernel_jacobi(int n, int iters, int check, dsm_kernel_result *r) {
     }
     jacobi_fill(s[0], n, 0, n); /* untimed, like the DSM run's fill (and it takes the page faults) */
     jacobi_fill(s[1], n, 0, n);
+    const kernel_part all = {0, n, meet_none, NULL};
     double c0 = seconds_now();
-    for (int t = 0; t < iters; t++) jacobi_rows(s[(t + 1) & 1], s[t & 1], n, 0, n);
+    jacobi_part(s, n, iters, &all);
     r->serial_seconds = seconds_now() - c0;
+    check_split("jacobi", n, (size_t)n * sizeof(double), r0, r1, r);
     compare_doubles("jacobi", result, s[iters & 1], n, r);
     free(s[0]);
     free(s[1]);
@@ -177,6 +226,12 @@ static void matmul_fill(double *A, double *B, int n, int r0, int r1) {
     }
 }
 
+/* Part p's rows of C += A x B, then the meeting. */
+static void matmul_part(double *C, const double *A, const double *B, int n, const kernel_part *p) {
+  matmul_rows(C, A, B, n, p->r0, p->r1);
+  p->meet(p->meet_arg);
+}
+
 int dsm_kernel_matmul(int n, int check, dsm_kernel_result *r) {
   reset(r);
   if (n < 1) n = 1;
@@ -197,10 +252,10 @@ int dsm_kernel_matmul(int n, int check, dsm_kernel_result *r) {
   rdsm_dsm_advise(A, bytes, RDSM_DSM_READ_ONLY);
   rdsm_dsm_advise(B, bytes, RDSM_DSM_READ_ONLY);
   rdsm_dsm_barrier();
+  const kernel_part part = {r0, r1, meet_dsm, NULL};
   double t0;
   start(r, &t0);
-  matmul_rows(C, A, B, n, r0, r1);
-  rdsm_dsm_barrier();
+  matmul_part(C, A, B, n, &part);
   stop(r, t0);
   if (check) {
     double *sa = malloc(bytes), *sb = malloc(bytes), *sc = calloc((size_t)n * (size_t)n, sizeof(double));
@@ -210,9 +265,11 @@ int dsm_kernel_matmul(int n, int check, dsm_kernel_result *r) {
     }
     matmul_fill(sa, sb, n, 0, n);
     memset(sc, 0, bytes); /* first-touch page faults before the timing */
+    const kernel_part all = {0, n, meet_none, NULL};
     double c0 = seconds_now();
-    matmul_rows(sc, sa, sb, n, 0, n);
+    matmul_part(sc, sa, sb, n, &all);
     r->serial_seconds = seconds_now() - c0;
+    check_split("matmul", n, (size_t)n * sizeof(double), r0, r1, r);
     compare_doubles("matmul C", C, sc, n, r);
     free(sa);
     free(sb);
@@ -225,40 +282,48 @@ int dsm_kernel_matmul(int n, int check, dsm_kernel_result *r) {
   return r->mismatches ? 1 : 0;
 }
 
-/* ---- the machine's limit: the same rows by threads of one process on private memory ----------------- */
+/* ---- the machine's limit: the same parts by threads of one process on private memory ---------------- */
 
+/* One thread of the limit: part `index` of `threads`, split as block placement splits the PEs' rows. */
 struct rows_job {
   int kind, n, iters, threads, index;
+  size_t page;                 /* the DSM page: the split's unit */
   double *g[2];                /* Jacobi: the two grids */
-  const double *a, *b;         /* matmul: C = A x B */
-  double *c;
+  double *a, *b, *c;           /* matmul: C = A x B */
   pthread_barrier_t *barrier;
-  double seconds;              /* thread 0: the timed part */
+  double seconds;              /* this thread's timed part */
 };
+
+static void meet_threads(void *arg) { pthread_barrier_wait(arg); }
 
 static void *rows_thread(void *p) {
   struct rows_job *j = p;
-  cpu_set_t set;
+  cpu_set_t set; /* pinned as dsm_bench pins PE i */
   CPU_ZERO(&set);
   CPU_SET(j->index % (int)sysconf(_SC_NPROCESSORS_ONLN), &set);
   pthread_setaffinity_np(pthread_self(), sizeof set, &set);
-  const int r0 = (int)((long)j->n * j->index / j->threads), r1 = (int)((long)j->n * (j->index + 1) / j->threads);
-  pthread_barrier_wait(j->barrier);
-  double t0 = seconds_now();
+  kernel_part part = {0, 0, meet_threads, j->barrier};
+  dsm_kernel_split(j->n, (size_t)j->n * sizeof(double), j->page, j->threads, j->index, &part.r0, &part.r1);
+  /* Each thread fills its own rows, as each PE fills the rows it homes (untimed; the first touch too). */
   if (j->kind == 0) {
-    for (int t = 0; t < j->iters; t++) {
-      jacobi_rows(j->g[(t + 1) & 1], j->g[t & 1], j->n, r0, r1);
-      pthread_barrier_wait(j->barrier); /* where the PEs have rdsm_dsm_barrier */
-    }
+    jacobi_fill(j->g[0], j->n, part.r0, part.r1);
+    jacobi_fill(j->g[1], j->n, part.r0, part.r1);
   } else {
-    matmul_rows(j->c, j->a, j->b, j->n, r0, r1);
-    pthread_barrier_wait(j->barrier);
+    matmul_fill(j->a, j->b, j->n, part.r0, part.r1);
+    memset(j->c + (size_t)part.r0 * (size_t)j->n, 0, (size_t)(part.r1 - part.r0) * (size_t)j->n * sizeof(double));
   }
+  pthread_barrier_wait(j->barrier); /* every part filled: the PEs' barrier after set-up */
+  double t0 = seconds_now();
+  if (j->kind == 0)
+    jacobi_part(j->g, j->n, j->iters, &part);
+  else
+    matmul_part(j->c, j->a, j->b, j->n, &part);
   j->seconds = seconds_now() - t0;
   return NULL;
 }
 
-/* Runs `proto` on `threads` threads (each with its index); returns thread 0's time. */
+/* Runs `proto` on `threads` threads (each with its index); returns the slowest thread's time, as dsm_bench
+ * reports the slowest PE's. */
 static double run_threads(struct rows_job proto, int threads) {
   struct rows_job *jobs = calloc((size_t)threads, sizeof *jobs);
   pthread_t *tids = calloc((size_t)threads, sizeof *tids);
@@ -267,16 +332,23 @@ static double run_threads(struct rows_job proto, int threads) {
     fprintf(stderr, "dsm_kernels: cannot start %d threads\n", threads);
     abort();
   }
+  cpu_set_t saved;
+  pthread_getaffinity_np(pthread_self(), sizeof saved, &saved); /* thread 0 is the caller: restored after */
   for (int k = 0; k < threads; k++) {
     jobs[k] = proto;
     jobs[k].index = k;
     jobs[k].threads = threads;
+    jobs[k].page = rdsm_dsm_page_size();
     jobs[k].barrier = &barrier;
     if (k > 0 && pthread_create(&tids[k], NULL, rows_thread, &jobs[k]) != 0) abort();
   }
   rows_thread(&jobs[0]);
-  for (int k = 1; k < threads; k++) pthread_join(tids[k], NULL);
   double seconds = jobs[0].seconds;
+  for (int k = 1; k < threads; k++) {
+    pthread_join(tids[k], NULL);
+    if (jobs[k].seconds > seconds) seconds = jobs[k].seconds;
+  }
+  pthread_setaffinity_np(pthread_self(), sizeof saved, &saved);
   pthread_barrier_destroy(&barrier);
   free(tids);
   free(jobs);
@@ -288,8 +360,6 @@ double dsm_kernel_jacobi_threads(int n, int iters, int threads) {
   size_t bytes = (size_t)n * (size_t)n * sizeof(double);
   struct rows_job j = {.kind = 0, .n = n, .iters = iters, .g = {malloc(bytes), malloc(bytes)}};
   if (!j.g[0] || !j.g[1]) abort();
-  jacobi_fill(j.g[0], n, 0, n);
-  jacobi_fill(j.g[1], n, 0, n);
   double seconds = run_threads(j, threads);
   free(j.g[0]);
   free(j.g[1]);
@@ -299,15 +369,12 @@ double dsm_kernel_jacobi_threads(int n, int iters, int threads) {
 double dsm_kernel_matmul_threads(int n, int threads) {
   if (n < 1) n = 1;
   size_t bytes = (size_t)n * (size_t)n * sizeof(double);
-  double *a = malloc(bytes), *b = malloc(bytes), *c = calloc((size_t)n * (size_t)n, sizeof(double));
-  if (!a || !b || !c) abort();
-  matmul_fill(a, b, n, 0, n);
-  memset(c, 0, bytes); /* first-touch page faults before the timing, as in the serial run */
-  struct rows_job j = {.kind = 1, .n = n, .a = a, .b = b, .c = c};
+  struct rows_job j = {.kind = 1, .n = n, .a = malloc(bytes), .b = malloc(bytes), .c = malloc(bytes)};
+  if (!j.a || !j.b || !j.c) abort();
   double seconds = run_threads(j, threads);
-  free(a);
-  free(b);
-  free(c);
+  free(j.a);
+  free(j.b);
+  free(j.c);
   return seconds;
 }
 
@@ -322,7 +389,9 @@ int dsm_kernel_histogram(long elements, int bins, int chunk, int check, dsm_kern
   if (chunk < 1) chunk = 1;
   int me = shmem_my_pe(), npes = shmem_n_pes();
   uint32_t *in = rdsm_dsm_alloc_placed((size_t)elements * sizeof(uint32_t), RDSM_DSM_BLOCK, 0);
-  long *h = rdsm_dsm_alloc((size_t)bins * sizeof(long));
+  /* The bins, then the last holder of the lock (PE + 1; 0: nobody yet), read and written under the lock to
+   * count the hand-offs: acquisitions that took the lock from another PE. */
+  long *h = rdsm_dsm_alloc((size_t)(bins + 1) * sizeof(long));
   if (!in || !h) {
     if (h) rdsm_dsm_free(h);
     if (in) rdsm_dsm_free(in);
@@ -337,6 +406,11 @@ int dsm_kernel_histogram(long elements, int bins, int chunk, int check, dsm_kern
   for (long c = lo; c < hi; c += chunk) {
     long e = c + chunk < hi ? c + chunk : hi;
     rdsm_dsm_lock(lock);
+    r->acquisitions++;
+    if (h[bins] != me + 1) {
+      r->handoffs += h[bins] != 0;
+      h[bins] = me + 1;
+    }
     for (long i = c; i < e; i++) h[in[i] % (uint32_t)bins] += 1;
     rdsm_dsm_unlock(lock);
   }
