@@ -5,44 +5,99 @@
 
 namespace rdsm::detail::dsm {
 
+namespace {
+
+uint64_t entry(uint64_t index, uint32_t page) { return (index + 1) << 32 | page; }
+
+}  // namespace
+
 notice_rings::notice_rings(remote_memory& mem, int my_pe, int n_pes, ring_layout layout, uint64_t* tail,
-                           uint32_t* entries)
+                           uint64_t* entries)
     : mem_(mem), my_pe_(my_pe), n_pes_(n_pes), layout_(layout), tail_(tail), entries_(entries),
-      seen_(static_cast<size_t>(n_pes), 0) {}
+      seen_(static_cast<size_t>(n_pes), 0), windows_(static_cast<size_t>(n_pes) * window) {}
 
 void notice_rings::publish(const std::vector<uint32_t>& pages) {
   if (pages.empty()) return;
   const uint64_t t = __atomic_load_n(tail_, __ATOMIC_RELAXED);
-  for (size_t i = 0; i < pages.size(); ++i) __atomic_store_n(&entries_[(t + i) % layout_.capacity], pages[i], __ATOMIC_RELAXED);
+  for (size_t i = 0; i < pages.size(); ++i)
+    __atomic_store_n(&entries_[(t + i) % layout_.capacity], entry(t + i, pages[i]), __ATOMIC_RELAXED);
   __atomic_store_n(tail_, t + pages.size(), __ATOMIC_RELEASE);
-  mem_.written_locally(entries_, layout_.capacity * sizeof(uint32_t));
+  mem_.written_locally(entries_, layout_.capacity * sizeof(uint64_t));
   mem_.written_locally(tail_, sizeof *tail_);
+}
+
+void notice_rings::read_entries(int pe, uint64_t first, uint64_t n, uint64_t* dst, bool nbi) {
+  for (uint64_t i = 0; i < n;) {  // at most two pieces: the range may wrap around
+    const uint64_t slot = (first + i) % layout_.capacity;
+    const uint64_t m = std::min(n - i, layout_.capacity - slot);
+    const uint64_t offset = layout_.entries_offset + slot * sizeof(uint64_t);
+    if (nbi) mem_.read_nbi(pe, offset, dst + i, m * sizeof(uint64_t));
+    else mem_.read(pe, offset, dst + i, m * sizeof(uint64_t));
+    i += m;
+  }
+}
+
+notice_rings::taken notice_rings::take(int pe, const uint64_t* entries, uint64_t n, std::vector<uint32_t>& out) {
+  // Aligned 8-byte entries are read whole (by load/store, and by the transports' DMA or copies): the tag
+  // and the page of one entry belong together.
+  uint64_t& seen = seen_[static_cast<size_t>(pe)];
+  for (uint64_t i = 0; i < n; ++i) {
+    const uint64_t e = entries[i];
+    const auto ahead = static_cast<int32_t>(static_cast<uint32_t>(e >> 32) - static_cast<uint32_t>(seen + 1));
+    if (ahead < 0) return taken::ended;  // the slot still holds an older notice
+    if (ahead > 0) return taken::overrun;
+    out.push_back(static_cast<uint32_t>(e));
+    ++seen;
+  }
+  return taken::all;
+}
+
+bool notice_rings::overrun(int pe) {
+  // Notices were overwritten before this PE read them: start again from the publisher's tail.
+  seen_[static_cast<size_t>(pe)] = mem_.load(pe, layout_.tail_offset);
+  return false;
 }
 
 bool notice_rings::collect(std::vector<uint32_t>& out) {
   bool complete = true;
+  far_.clear();
   for (int pe = 0; pe < n_pes_; ++pe) {
     if (pe == my_pe_) continue;
-    uint64_t& seen = seen_[static_cast<size_t>(pe)];
-    const uint64_t tail = mem_.load(pe, layout_.tail_offset);
-    if (tail == seen) continue;
-    const uint64_t n = tail - seen;
-    if (n > layout_.capacity) {
-      complete = false;
-      seen = tail;
+    if (!mem_.near(pe)) {
+      far_.push_back(pe);
       continue;
     }
-    const size_t at = out.size();
-    out.resize(at + n);
-    for (uint64_t i = 0; i < n;) {  // at most two pieces: the range may wrap around
-      const uint64_t slot = (seen + i) % layout_.capacity;
-      const uint64_t m = std::min(n - i, layout_.capacity - slot);
-      mem_.read(pe, layout_.entries_offset + slot * sizeof(uint32_t), &out[at + i], m * sizeof(uint32_t));
-      i += m;
+    // On this host the tail costs a load, and says how many entries to copy.
+    uint64_t& seen = seen_[static_cast<size_t>(pe)];
+    const uint64_t tail = mem_.load(pe, layout_.tail_offset);
+    if (tail - seen > layout_.capacity) {
+      complete = overrun(pe);
+      continue;
     }
-    // Entries read while the publisher wrapped around onto them are not trustworthy.
-    if (mem_.load(pe, layout_.tail_offset) - seen > layout_.capacity) complete = false;
-    seen = tail;
+    uint64_t* w = &windows_[static_cast<size_t>(pe) * window];
+    while (seen != tail) {
+      const uint64_t m = std::min(window, tail - seen);
+      read_entries(pe, seen, m, w, false);
+      if (take(pe, w, m, out) != taken::all) {  // the publisher wrapped onto entries being read
+        complete = overrun(pe);
+        break;
+      }
+    }
+  }
+  // Elsewhere, a window of entries from each far peer, all in flight at once; again for those whose
+  // window was full.
+  while (!far_.empty()) {
+    const uint64_t n = std::min(window, layout_.capacity);
+    for (int pe : far_)
+      read_entries(pe, seen_[static_cast<size_t>(pe)], n, &windows_[static_cast<size_t>(pe) * window], true);
+    mem_.flush();
+    more_.clear();
+    for (int pe : far_) {
+      const taken t = take(pe, &windows_[static_cast<size_t>(pe) * window], n, out);
+      if (t == taken::overrun) complete = overrun(pe);
+      if (t == taken::all) more_.push_back(pe);
+    }
+    far_.swap(more_);
   }
   return complete;
 }

@@ -1,6 +1,7 @@
 // Write notices for release consistency: each PE appends the pages it changed to a ring of its own (local
 // stores), and an acquire reads every other PE's ring from where it stopped. No PE is a hot spot: a release
-// touches only local memory, an acquire one word per peer when nothing changed.
+// touches only local memory, an acquire one word per peer of its host when nothing changed, and one read of
+// a window of entries per peer elsewhere, all in flight together (one round trip for every far peer).
 #pragma once
 
 #include <cstddef>
@@ -12,7 +13,11 @@
 namespace rdsm::detail::dsm {
 
 /// Where one PE's ring sits in its region (the same offsets in every PE): a tail word counting every notice
-/// ever published, and `capacity` 32-bit entries (notice i at entries[i % capacity]).
+/// ever published, and `capacity` 64-bit entries (notice i at entries[i % capacity]). An entry holds its
+/// page in the low half and a tag, the low 32 bits of i + 1, in the high half: a reader knows from the
+/// entry alone whether it is notice i, an older one (i not published yet) or a newer one (the ring ran
+/// over i), so a far peer's entries are read without its tail, and no entry read while the publisher
+/// wrapped onto it is mistaken for another.
 struct ring_layout {
   uint64_t tail_offset;
   uint64_t entries_offset;
@@ -22,24 +27,33 @@ struct ring_layout {
 class notice_rings {
  public:
   /// `tail` and `entries` are this PE's own ring, at the layout's offsets of its region.
-  notice_rings(remote_memory& mem, int my_pe, int n_pes, ring_layout layout, uint64_t* tail, uint32_t* entries);
+  notice_rings(remote_memory& mem, int my_pe, int n_pes, ring_layout layout, uint64_t* tail, uint64_t* entries);
 
   /// Appends `pages` to this PE's ring: entries first, then the tail (release). One publisher at a time.
   void publish(const std::vector<uint32_t>& pages);
-  /// Appends to `out` the pages every other PE published since the last collect. Returns false when some
-  /// ring ran more than its capacity ahead (its entries were overwritten): the caller must then treat
-  /// every copy as stale. One collector at a time.
+  /// Appends to `out` the pages every other PE published since the last collect (at least those published
+  /// before the collect began). Returns false when some ring ran more than its capacity ahead (its entries
+  /// were overwritten): the caller must then treat every copy as stale. One collector at a time.
   bool collect(std::vector<uint32_t>& out);
   uint64_t published() const { return *tail_; }
+  /// Entries read from a far peer per round trip: more pending go in further rounds.
+  static constexpr uint64_t window = 128;
 
  private:
+  enum class taken { all, ended, overrun };
+  taken take(int pe, const uint64_t* entries, uint64_t n, std::vector<uint32_t>& out);
+  void read_entries(int pe, uint64_t first, uint64_t n, uint64_t* dst, bool nbi);
+  bool overrun(int pe);
+
   remote_memory& mem_;
   int my_pe_;
   int n_pes_;
   ring_layout layout_;
   uint64_t* tail_;
-  uint32_t* entries_;
-  std::vector<uint64_t> seen_;  // per PE: notices of its ring already collected
+  uint64_t* entries_;
+  std::vector<uint64_t> seen_;     // per PE: notices of its ring already collected
+  std::vector<uint64_t> windows_;  // per PE: the entries read in this round
+  std::vector<int> far_, more_;    // far peers read in this round, and those with more to read
 };
 
 /// Which of a home's pages have copies at other PEs. A PE that takes its first copy of a page sets the

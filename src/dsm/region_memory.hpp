@@ -2,6 +2,8 @@
 #pragma once
 
 #include <atomic>
+#include <utility>
+#include <vector>
 
 #include "dsm/remote.hpp"
 #include "transport/transport.hpp"
@@ -22,10 +24,11 @@ class region_memory final : public remote_memory {
   uint64_t load(int pe, uint64_t offset) override;
   void read(int pe, uint64_t offset, void* dst, size_t n) override;
   void write_nbi(int pe, uint64_t offset, const void* src, size_t n) override;
+  void read_nbi(int pe, uint64_t offset, void* dst, size_t n) override;
   /// To a PE of another host, many runs travel as one message, which the PE applies in its transport
   /// progress and acknowledges: over TCP its CPU handles every put anyway, and a put per run is a send.
   void write_runs(int pe, uint64_t offset, const char* src, const std::vector<run>& runs) override;
-  /// Completes the writes, the messages included (their acknowledgements have come).
+  /// Completes the reads and writes, the messages included (their acknowledgements have come).
   void flush() override;
   /// The transport's message handler in release mode: applies runs from peers, counts acknowledgements.
   void on_message(int from, const void* data, size_t n);
@@ -40,6 +43,7 @@ class region_memory final : public remote_memory {
   int stream_;
   char* local_;
   size_t frames_;
+  std::vector<std::pair<void*, size_t>> reading_;  // read_nbi destinations not complete yet
   uint64_t acks_expected_ = 0;        // run messages sent (by the one releasing thread, under the DSM's lock)
   std::atomic<uint64_t> acks_{0};     // their acknowledgements received
 };

@@ -32,7 +32,8 @@ void sort_unique(std::vector<uint32_t>& pages) {
 release_protocol::release_protocol(page_table& pages, remote_memory& mem, notice_rings& rings, copy_tracker& tracker,
                                    int my_pe, uint32_t prefetch, counters& stats)
     : pages_(pages), mem_(mem), rings_(rings), tracker_(tracker), my_pe_(my_pe), prefetch_(prefetch), stats_(stats),
-      copied_(pages.pages(), 0), tracked_(pages.pages(), 0), idle_(pages.pages(), 0),
+      copied_(pages.pages(), 0), tracked_(pages.pages(), 0), idle_(pages.pages(), 0), dropped_(pages.pages(), 0),
+      streak_(pages.pages(), 0), refreshes_(pages.pages(), 0),
       frames_ready_(pages.pages() / populate_group + 1, 0), twins_ready_(pages.pages() / populate_group + 1, 0) {}
 
 void release_protocol::fault(uint32_t page, bool write) {
@@ -83,6 +84,12 @@ void release_protocol::fetch_copies(uint32_t page, uint32_t n, page_state opened
   // The home sees the copy (and tracks its writes from its next release on), or this copy sees the home's
   // writes: a full fence between telling and copying (the home fences between writing and looking).
   if (told) std::atomic_thread_fence(std::memory_order_seq_cst);
+  for (uint32_t p = page; p < page + n; ++p) {
+    if (dropped_[p] == 0) continue;
+    dropped_[p] = 0;  // dropped at an acquire, and used again: refreshed at the next acquires (refresh_far)
+    streak_[p] = static_cast<uint8_t>(std::min(2 * streak_[p] + 1, 31));
+    refreshes_[p] = streak_[p];
+  }
   populate(frames_ready_, pages_.frame(0), page, n);
   mem_.read(h, pages_.frame_offset(page), pages_.frame(page), static_cast<size_t>(n) * pages_.page_size());
   stats_.fetches.fetch_add(n, std::memory_order_relaxed);
@@ -242,27 +249,53 @@ void release_protocol::drop_stale(std::vector<uint32_t>& stale) {
     mem_.flush();
   }
   // Copies whose home is on this host are refreshed in place: copying the home's frame costs less than
-  // the fault that would fetch it. The others are dropped and fetched when next touched. A refreshed
+  // the fault that would fetch it. Those of far homes are refreshed too while they earn it (refresh_far),
+  // with every read in flight at once; the others are dropped and fetched when next touched. A refreshed
   // copy that was writable opens again with a new twin.
   std::vector<uint32_t> dropped, reopened;
   uint64_t refreshed = 0;
-  for (uint32_t page : stale) {
+  bool reading = false;
+  for (size_t i = 0; i < stale.size();) {
+    const uint32_t page = stale[i];
     const int h = pages_.home(page);
-    if (!mem_.near(h)) {
+    const bool near = mem_.near(h);
+    if (!near && !refresh_far(page)) {
       dropped.push_back(page);
+      ++i;
       continue;
     }
-    mem_.read(h, pages_.frame_offset(page), pages_.frame(page), pages_.page_size());
-    ++refreshed;
-    if (std::binary_search(written.begin(), written.end(), page)) {
-      make_twin(page);
-      reopened.push_back(page);
-    }
+    // A run of consecutive stale pages of one home goes as one read.
+    size_t j = i + 1;
+    while (j < stale.size() && stale[j] == stale[j - 1] + 1 && pages_.home(stale[j]) == h && (near || refresh_far(stale[j])))
+      ++j;
+    const auto n = static_cast<uint32_t>(j - i);
+    const size_t bytes = static_cast<size_t>(n) * pages_.page_size();
+    if (near) mem_.read(h, pages_.frame_offset(page), pages_.frame(page), bytes);
+    else mem_.read_nbi(h, pages_.frame_offset(page), pages_.frame(page), bytes);
+    reading = reading || !near;
+    refreshed += n;
+    for (; i < j; ++i)
+      if (std::binary_search(written.begin(), written.end(), stale[i])) reopened.push_back(stale[i]);
   }
+  if (reading) mem_.flush();
+  for (uint32_t page : reopened) make_twin(page);
   stats_.fetches.fetch_add(refreshed, std::memory_order_relaxed);
   pages_.protect_runs(dropped, page_state::invalid);
   pages_.protect_runs(reopened, page_state::modified);
   std::erase_if(dirty_, [&](uint32_t page) { return std::binary_search(dropped.begin(), dropped.end(), page); });
+}
+
+bool release_protocol::refresh_far(uint32_t page) {
+  // A stale copy of a far home costs a round trip either way, and a fault besides when it is dropped and
+  // used again. A page fetched again after a drop is refreshed at its next 1, 3, 7, ... 31 acquires (the
+  // streak doubles with each drop it comes back from); then it is dropped once more, to see if it is
+  // still used.
+  if (refreshes_[page] == 0) {
+    dropped_[page] = 1;
+    return false;
+  }
+  --refreshes_[page];
+  return true;
 }
 
 void release_protocol::acquire() {
@@ -279,7 +312,8 @@ void release_protocol::acquire() {
 void release_protocol::forget(uint32_t first, uint32_t n) {
   if (n == 0) return;
   limit_ = std::max(limit_, first + n);  // the copy tracker's bits are looked at below the highest page used
-  for (uint32_t page = first; page < first + n; ++page) copied_[page] = tracked_[page] = idle_[page] = 0;
+  for (uint32_t page = first; page < first + n; ++page)
+    copied_[page] = tracked_[page] = idle_[page] = dropped_[page] = streak_[page] = refreshes_[page] = 0;
   // A freed block's frames were given back to the system: back them again at their next use.
   for (uint32_t g = first / populate_group; g <= (first + n - 1) / populate_group; ++g) frames_ready_[g] = 0;
   auto in_range = [&](uint32_t page) { return page - first < n; };

@@ -41,6 +41,7 @@ class release_protocol {
   void track_new_copies();
   void release_home_pages(std::vector<uint32_t>& notices);
   void drop_stale(std::vector<uint32_t>& stale);
+  bool refresh_far(uint32_t page);
 
   page_table& pages_;
   remote_memory& mem_;
@@ -54,6 +55,9 @@ class release_protocol {
   std::vector<uint8_t> copied_;   // this PE told the page's home that it holds copies
   std::vector<uint8_t> tracked_;  // home: other PEs hold copies, so writes are tracked and noticed
   std::vector<uint8_t> idle_;     // open pages: releases in a row that found them unchanged
+  std::vector<uint8_t> dropped_;    // copies of far homes dropped at an acquire and not fetched since
+  std::vector<uint8_t> streak_;     // ... refreshes granted when last fetched again after a drop
+  std::vector<uint8_t> refreshes_;  // ... refreshes left before the next drop (refresh_far)
   static constexpr uint32_t populate_group = 16;  // pages backed together (frames, twins)
   std::vector<uint8_t> frames_ready_;
   std::vector<uint8_t> twins_ready_;

@@ -59,6 +59,16 @@ void region_memory::read(int pe, uint64_t offset, void* dst, size_t n) {
   after_dma_write({dst, n});
 }
 
+void region_memory::read_nbi(int pe, uint64_t offset, void* dst, size_t n) {
+  if (at(pe, offset) != nullptr) {
+    read(pe, offset, dst, n);
+    return;
+  }
+  status s = rt_.net().get(stream_, dsm_region, pe, rt_.remote_addr(sym_addr{dsm_region, offset}, pe), dst, n, true);
+  if (!s.ok()) fatal("dsm: reading %zu bytes from PE %d: %s", n, pe, s.message().c_str());
+  reading_.emplace_back(dst, n);
+}
+
 void region_memory::write_nbi(int pe, uint64_t offset, const void* src, size_t n) {
   if (char* p = at(pe, offset)) {
     std::memcpy(p, src, n);
@@ -140,8 +150,10 @@ void region_memory::flush() {
   std::atomic_thread_fence(std::memory_order_seq_cst);
   if (rt_.net().pending(stream_)) {
     status s = rt_.net().quiet(stream_);
-    if (!s.ok()) fatal("dsm: completing writes: %s", s.message().c_str());
+    if (!s.ok()) fatal("dsm: completing reads and writes: %s", s.message().c_str());
   }
+  for (const auto& [dst, n] : reading_) after_dma_write({dst, n});
+  reading_.clear();
   if (acks_.load(std::memory_order_acquire) == acks_expected_) return;
   backoff b;  // drives the transport, which delivers the acknowledgements
   while (acks_.load(std::memory_order_acquire) != acks_expected_) b.pause();

@@ -22,6 +22,8 @@ class remote_memory {
   /// Copies from / to `pe`'s region. read is complete on return; write_nbi is complete at flush().
   virtual void read(int pe, uint64_t offset, void* dst, size_t n) = 0;
   virtual void write_nbi(int pe, uint64_t offset, const void* src, size_t n) = 0;
+  /// A read complete at flush(): reads issued together overlap their round trips. By default, read.
+  virtual void read_nbi(int pe, uint64_t offset, void* dst, size_t n) { read(pe, offset, dst, n); }
   /// Byte runs (offset from `offset`, length) of `src` (which mirrors the region from `offset`) to the
   /// same places of `pe`'s region; complete at flush(). By default one write_nbi per run.
   using run = std::pair<uint32_t, uint32_t>;

@@ -80,7 +80,7 @@ void space::start(const char* fn) {
   // Layout after the frames: ring tail, tracker count (each on its own cache line), ring entries, tracker
   // bits, channel.
   const ring_layout ring{size_, size_ + 128, notice_ring};
-  const tracker_layout tracked{size_ + 64, size_ + round(128 + notice_ring * sizeof(uint32_t))};
+  const tracker_layout tracked{size_ + 64, size_ + round(128 + notice_ring * sizeof(uint64_t))};
   const channel_layout chan{round(tracked.bits_offset + (n_pages_ + 63) / 64 * sizeof(uint64_t)), 256};
   const size_t meta = round(chan.offset - size_ + chan.bytes(n_pes_));
   data_segment area;
@@ -119,7 +119,7 @@ void space::start(const char* fn) {
   if (release_mode_) {
     rings_ = std::make_unique<notice_rings>(*mem_, my_pe_, n_pes_, ring,
                                             reinterpret_cast<uint64_t*>(alias_ + ring.tail_offset),
-                                            reinterpret_cast<uint32_t*>(alias_ + ring.entries_offset));
+                                            reinterpret_cast<uint64_t*>(alias_ + ring.entries_offset));
     bool far_peers = false;
     for (int pe = 0; pe < n_pes_; ++pe) far_peers = far_peers || !mem_->near(pe);
     tracker_ = std::make_unique<copy_tracker>(*mem_, tracked, reinterpret_cast<uint64_t*>(alias_ + tracked.count_offset),

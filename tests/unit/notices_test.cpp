@@ -22,6 +22,7 @@ constexpr ring_layout ring{0, 128, capacity};
 constexpr tracker_layout tracked{64, 1024};
 constexpr uint32_t n_pages = 300;  // five words of bits
 constexpr size_t region_bytes = 2048;
+static_assert(ring.entries_offset + capacity * sizeof(uint64_t) <= tracked.bits_offset);
 
 // Every PE's region, in 8-byte words; writes are held until flush, as a remote write_nbi may be.
 class fake_memory final : public remote_memory {
@@ -47,22 +48,23 @@ class fake_memory final : public remote_memory {
   void read(int pe, uint64_t offset, void* dst, size_t n) override {
     ++reads;
     ASSERT_LE(offset + n, region_bytes) << "a read past PE " << pe << "'s region";
+    if (before_read) before_read();
     std::memcpy(dst, region(pe) + offset, n);
-    if (after_read) after_read();
   }
   void write_nbi(int pe, uint64_t offset, const void* src, size_t n) override {
     const auto* p = static_cast<const char*>(src);
     pending_.push_back({pe, offset, std::vector<char>(p, p + n)});
   }
   void flush() override {
+    ++flushes;
     for (const auto& w : pending_) std::memcpy(region(w.pe) + w.offset, w.bytes.data(), w.bytes.size());
     pending_.clear();
   }
   bool near(int) override { return same_host; }
 
   bool same_host = true;
-  uint64_t loads = 0, reads = 0, atomics = 0;
-  std::function<void()> after_read;  // runs after each read: a publisher racing with a collector
+  uint64_t loads = 0, reads = 0, atomics = 0, flushes = 0;
+  std::function<void()> before_read;  // runs before each read: a publisher racing with a collector
 
  private:
   struct write {
@@ -80,7 +82,7 @@ class Rings {
   explicit Rings(int n) : mem(n) {
     for (int pe = 0; pe < n; ++pe)
       rings_.push_back(std::make_unique<notice_rings>(mem, pe, n, ring, mem.word(pe, ring.tail_offset),
-                                                      reinterpret_cast<uint32_t*>(mem.region(pe) + ring.entries_offset)));
+                                                      reinterpret_cast<uint64_t*>(mem.region(pe) + ring.entries_offset)));
   }
   notice_rings& operator[](int pe) { return *rings_[static_cast<size_t>(pe)]; }
   std::vector<uint32_t> collect(int pe, bool expect_complete = true) {
@@ -186,17 +188,88 @@ TEST(NoticeRings, AnOverrunRingMakesCollectReturnFalseOnce) {
 TEST(NoticeRings, APublisherWrappingOntoEntriesBeingReadMakesCollectReturnFalse) {
   Rings r(2);
   r[0].publish(range(0, 12));
-  // While PE 1 reads the 12 entries, PE 0 publishes 8 more: the ring then holds 20 > 16 past PE 1's
-  // position, so some entries PE 1 read may be PE 0's newer notices.
+  // Just before PE 1 reads the 12 entries, PE 0 publishes 8 more: the ring then holds 20 > 16 past PE 1's
+  // position, and the entries PE 1 reads from slots 0 to 3 are PE 0's newer notices (their tags say so).
   bool once = false;
-  r.mem.after_read = [&] {
+  r.mem.before_read = [&] {
     if (once) return;
     once = true;
     r[0].publish(range(100, 8));
   };
   std::vector<uint32_t> out;
   EXPECT_FALSE(r[1].collect(out));
-  r.mem.after_read = nullptr;
+  r.mem.before_read = nullptr;
+  EXPECT_EQ(std::count(out.begin(), out.end(), 100u), 0) << "a newer notice was taken for an older one";
+  r[0].publish({55});
+  EXPECT_EQ(r.collect(1), std::vector<uint32_t>{55}) << "after an overrun the collector starts at the tail";
+}
+
+// A ring of a PE on another host: read without its tail, a window of entries at a time.
+TEST(FarNoticeRings, EveryFarPeerIsReadInOneRoundTripWithoutItsTail) {
+  Rings r(4);
+  r.mem.same_host = false;
+  r[0].publish({1, 2});
+  r[2].publish({3});
+  r.mem.loads = r.mem.reads = r.mem.flushes = 0;
+  EXPECT_EQ(sorted(r.collect(1)), (std::vector<uint32_t>{1, 2, 3}));
+  EXPECT_EQ(r.mem.loads, 0u) << "no tail is read";
+  EXPECT_EQ(r.mem.flushes, 1u) << "the three peers' windows are in flight together";
+  EXPECT_LE(r.mem.reads, 3u * 2) << "a window is at most two pieces (the ring's end)";
+  r.mem.flushes = 0;
+  EXPECT_TRUE(r.collect(1).empty());
+  EXPECT_EQ(r.mem.flushes, 1u) << "nothing new: still one round trip";
+}
+
+TEST(FarNoticeRings, NoticesWrapAroundAndComeInOrder) {
+  Rings r(2);
+  r.mem.same_host = false;
+  uint32_t next = 0;
+  for (int round = 0; round < 20; ++round) {
+    const uint32_t n = round % 3 == 0 ? capacity : 5;  // a full ring, and short batches across its end
+    r[0].publish(range(next, n));
+    EXPECT_EQ(r.collect(1), range(next, n)) << "round " << round;
+    next += n;
+  }
+}
+
+TEST(FarNoticeRings, AFullWindowIsFollowedByAnother) {
+  // A ring larger than a window, so that one publication needs more than one read.
+  constexpr uint64_t big = notice_rings::window + 32;
+  std::vector<uint64_t> regions[2];
+  for (auto& g : regions) g.assign(1 + big, 0);
+  struct memory final : remote_memory {
+    std::vector<uint64_t>* regions;
+    uint64_t flushes = 0;
+    uint64_t load(int pe, uint64_t offset) override { return regions[pe][offset / 8]; }
+    void atomic_or(int, uint64_t, uint64_t) override {}
+    void atomic_add(int, uint64_t, uint64_t) override {}
+    void read(int pe, uint64_t offset, void* dst, size_t n) override {
+      std::memcpy(dst, reinterpret_cast<char*>(regions[pe].data()) + offset, n);
+    }
+    void write_nbi(int, uint64_t, const void*, size_t) override {}
+    void flush() override { ++flushes; }
+  } mem;
+  mem.regions = regions;
+  const ring_layout layout{0, 8, big};
+  notice_rings publisher(mem, 0, 2, layout, &regions[0][0], &regions[0][1]);
+  notice_rings collector(mem, 1, 2, layout, &regions[1][0], &regions[1][1]);
+  publisher.publish(range(1000, notice_rings::window + 10));
+  std::vector<uint32_t> out;
+  EXPECT_TRUE(collector.collect(out));
+  EXPECT_EQ(out, range(1000, notice_rings::window + 10));
+  EXPECT_EQ(mem.flushes, 2u) << "a full window, then the rest";
+}
+
+TEST(FarNoticeRings, AnOverrunIsFoundFromTheEntriesAndTheCollectorResumesAtTheTail) {
+  Rings r(2);
+  r.mem.same_host = false;
+  r[0].publish(range(0, 4));
+  EXPECT_EQ(r.collect(1), range(0, 4));
+  r[0].publish(range(10, capacity + 3));  // the entry PE 1 reads next was overwritten
+  std::vector<uint32_t> out;
+  EXPECT_FALSE(r[1].collect(out)) << "an overwritten notice must make the caller drop every copy";
+  r[0].publish({77});
+  EXPECT_EQ(r.collect(1), std::vector<uint32_t>{77});
 }
 
 TEST(CopyTracker, ACopyIsTakenOnceAndItsBitCleared) {

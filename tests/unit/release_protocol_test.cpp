@@ -80,7 +80,7 @@ class Job {
       pe.twins = map(frames_bytes, PROT_READ | PROT_WRITE);
       pe.pages = std::make_unique<page_table>(pe.view, pe.region, pe.twins, n_pages, shift);
       pe.ring = std::make_unique<notice_rings>(mem_, i, n, rings, mem_.word(i, rings.tail_offset),
-                                               reinterpret_cast<uint32_t*>(pe.region + rings.entries_offset));
+                                               reinterpret_cast<uint64_t*>(pe.region + rings.entries_offset));
       pe.copies = std::make_unique<copy_tracker>(mem_, tracker, mem_.word(i, tracker.count_offset),
                                                  mem_.word(i, tracker.bits_offset), n_pages, !mem_.same_host);
       pe.protocol = std::make_unique<release_protocol>(*pe.pages, mem_, *pe.ring, *pe.copies, i, prefetch, pe.stats);
@@ -163,13 +163,40 @@ TEST(ReleaseProtocol, AStaleCopyIsRefreshedOnOneHostAndDroppedAcrossHosts) {
   for (bool same_host : {true, false}) {
     Job job(2, all_on(0), 1, same_host);
     EXPECT_EQ(job.load(1, 4, 0), 0);
-    job.barrier();              // the home learns of the copy (and notices it, conservatively)
-    (void)job.load(1, 4, 0);    // held again after that
-    job.store(0, 4, 0, 7);      // a tracked page: noticed at the home's release
-    job.barrier();
+    job.barrier();  // the home learns of the copy (and notices it, conservatively)
     EXPECT_EQ(job.state(1, 4), same_host ? page_state::shared : page_state::invalid);
+    (void)job.load(1, 4, 0);  // held again after that (across hosts: fetched again, so refreshed next time)
+    job.store(0, 4, 0, 7);    // a tracked page: noticed at the home's release
+    job.barrier();
+    EXPECT_EQ(job.state(1, 4), page_state::shared);
     EXPECT_EQ(job.load(1, 4, 0), 7);
   }
+}
+
+TEST(ReleaseProtocol, AFarCopyUsedAgainAfterADropIsRefreshedForAGrowingStreak) {
+  Job job(2, all_on(0), 1, false);
+  auto round = [&](uint8_t v) {  // the home writes page 4; after the barrier PE 1 holds it or not
+    job.store(0, 4, 0, v);
+    job.barrier();
+    return job.state(1, 4) == page_state::shared;
+  };
+  (void)job.load(1, 4, 0);
+  job.barrier();  // the home's conservative notice: dropped
+  ASSERT_EQ(job.state(1, 4), page_state::invalid);
+  EXPECT_EQ(job.load(1, 4, 0), 0);  // used again: refreshed at the next acquire (a streak of 1)
+  const uint64_t fetches = job.pe(1).stats.fetches.load();
+  EXPECT_TRUE(round(1));
+  EXPECT_EQ(job.pe(1).stats.fetches.load(), fetches + 1) << "refreshed in place, without a fault";
+  EXPECT_EQ(job.load(1, 4, 0), 1);
+  EXPECT_FALSE(round(2)) << "the streak spent: dropped, to see whether the page is still used";
+  EXPECT_FALSE(round(3)) << "a dropped copy not used again stays dropped";
+  EXPECT_EQ(job.load(1, 4, 0), 3);  // used again: a streak of 3
+  for (uint8_t v = 4; v < 7; ++v) {
+    EXPECT_TRUE(round(v)) << "refresh " << int(v - 3) << " of 3";
+    EXPECT_EQ(job.load(1, 4, 0), v);
+  }
+  EXPECT_FALSE(round(7));
+  EXPECT_EQ(job.load(1, 4, 0), 7);
 }
 
 TEST(ReleaseProtocol, UnchangedCopiesSurviveBarriers) {
