@@ -83,6 +83,7 @@ class space {
   void start(const char* fn);
   void stop();
   void check_access(uint32_t page, bool write) const;
+  void copy_read_only(uint32_t page);
 
   // protocol.cpp (sequential)
   void post_fault(uint32_t page, bool write);
@@ -125,6 +126,7 @@ class space {
   size_t page_size_ = 0;
   unsigned shift_ = 0;
   uint32_t n_pages_ = 0;
+  uint32_t prefetch_ = 1;  // pages a read fault copies at most (RDSM_DSM_PREFETCH)
   char* alias_ = nullptr;
   char* twins_ = nullptr;  // release mode: one twin slot per page, reserved, touched only when written
   int fd_ = -1;

@@ -1,7 +1,8 @@
 // The fault path. The handler runs on the faulting thread, in signal context. In release mode it resolves
-// the fault itself (release.cpp). In sequential mode it neither allocates nor takes a lock: it posts the fault
-// in a fixed slot, wakes the progress thread and waits (spinning briefly, then yielding, then on a futex)
-// until the page's state allows the access. Either way the faulting instruction then runs again.
+// the fault itself (release.cpp), and in sequential mode a read fault on a read-only page too. Other faults
+// of sequential mode neither allocate nor take a lock: the handler posts the fault in a fixed slot, wakes
+// the progress thread and waits (spinning briefly, then yielding, then on a futex) until the page's state
+// allows the access. Either way the faulting instruction then runs again.
 #include "dsm/fault.hpp"
 
 #include <linux/futex.h>
@@ -18,6 +19,7 @@
 #include "common/cpu.hpp"
 #include "common/log.hpp"
 #include "core/runtime.hpp"
+#include "dsm/region_memory.hpp"
 
 namespace rdsm::detail::dsm {
 namespace {
@@ -112,7 +114,26 @@ void space::on_fault(uint32_t page, bool write) {
     lazy_->fault(page, write);
     return;
   }
+  if (!write && pages_->advice(page) == RDSM_DSM_READ_ONLY && home(page) >= 0) {
+    // Read-only pages do not change while so advised, so no directory needs to know of the copy: the
+    // faulting thread copies them from the home itself, as in release mode (the lock, as above).
+    std::lock_guard<std::mutex> lock(mu_);
+    copy_read_only(page);
+    return;
+  }
   post_fault(page, write);
+}
+
+void space::copy_read_only(uint32_t page) {
+  if (state(page) != page_state::invalid) return;  // another thread copied it first
+  const int32_t h = home(page);
+  uint32_t n = 1;  // and the following read-only pages of the same home not held, up to the prefetch
+  while (n < prefetch_ && page + n < n_pages_ && home(page + n) == h &&
+         pages_->advice(page + n) == RDSM_DSM_READ_ONLY && state(page + n) == page_state::invalid)
+    ++n;
+  mem_->read(h, frame_offset(page), frame(page), static_cast<size_t>(n) * page_size_);
+  stats_.fetches.fetch_add(n, std::memory_order_relaxed);
+  protect(page, n, page_state::shared);
 }
 
 void space::check_access(uint32_t page, bool write) const {

@@ -116,6 +116,7 @@ void space::start(const char* fn) {
     fatal("%s: no symmetric heap left for the DSM's first-touch table (%zu bytes); raise SHMEM_SYMMETRIC_SIZE", fn,
           sizeof(int32_t) * n_pages_);
   mem_ = std::make_unique<region_memory>(stream_, alias_, size_);
+  prefetch_ = static_cast<uint32_t>(std::clamp<uint64_t>(cfg.dsm_prefetch, 1, 64));
   if (release_mode_) {
     rings_ = std::make_unique<notice_rings>(*mem_, my_pe_, n_pes_, ring,
                                             reinterpret_cast<uint64_t*>(alias_ + ring.tail_offset),
@@ -127,8 +128,7 @@ void space::start(const char* fn) {
                                               far_peers);
     s = rt.net().set_message_handler([this](int from, const void* data, size_t n) { mem_->on_message(from, data, n); });
     if (!s.ok()) fatal("%s: %s", fn, s.message().c_str());
-    const auto prefetch = static_cast<uint32_t>(std::clamp<uint64_t>(cfg.dsm_prefetch, 1, 64));
-    lazy_ = std::make_unique<release_protocol>(*pages_, *mem_, *rings_, *tracker_, my_pe_, prefetch, stats_);
+    lazy_ = std::make_unique<release_protocol>(*pages_, *mem_, *rings_, *tracker_, my_pe_, prefetch_, stats_);
   } else {
     versions_.assign(n_pages_, 0);
     pending_.assign(n_pages_, 0);

@@ -1,6 +1,7 @@
 // The DSM's protocol paths on several PEs, each checked by its values and by the counters that show the
 // path was taken: write-back at release, self-invalidation only of written pages, false sharing merged,
-// prefetch, the queue lock, and (sequential mode) the message channel. Run in both consistency modes, on 2
+// prefetch, read-only pages copied without the home, the queue lock, and (sequential mode) the message
+// channel. Run in both consistency modes, on 2
 // and 4 PEs, over shared memory and TCP, and across two network namespaces (tests/multihost).
 #include <gtest/gtest.h>
 #include <sched.h>
@@ -112,6 +113,31 @@ TEST(DsmPaths, AReadFaultPrefetchesFollowingPagesOfItsHome) {
     EXPECT_EQ(after.read_faults - before.read_faults, (8 + prefetch - 1) / prefetch);
     EXPECT_EQ(after.fetches - before.fetches, 8u);
   }
+  rdsm_dsm_barrier();
+  rdsm_dsm_free(p);
+}
+
+TEST(DsmPaths, ReadOnlyPagesAreCopiedByTheFaultingThreadWithoutTheHome) {
+  // In both modes: no request reaches the home, and a fault copies a run of pages (the prefetch).
+  const size_t page = rdsm_dsm_page_size();
+  const char* env = std::getenv("RDSM_DSM_PREFETCH");
+  const uint64_t prefetch = env != nullptr ? std::strtoull(env, nullptr, 10) : 8;
+  auto* p = static_cast<char*>(rdsm_dsm_alloc_placed(8 * page, RDSM_DSM_ON_PE, 0));
+  if (me() == 0)
+    for (int i = 0; i < 8; ++i) p[i * page] = static_cast<char>(i + 1);
+  rdsm_dsm_advise(p, 8 * page, RDSM_DSM_READ_ONLY);
+  const rdsm_dsm_stats_t before = stats();
+  shmem_barrier_all();
+  if (me() != 0) {
+    long sum = 0;
+    for (int i = 0; i < 8; ++i) sum += p[i * page];
+    const rdsm_dsm_stats_t after = stats();
+    EXPECT_EQ(sum, 36);
+    EXPECT_EQ(after.read_faults - before.read_faults, (8 + prefetch - 1) / prefetch);
+    EXPECT_EQ(after.fetches - before.fetches, 8u);
+  }
+  shmem_barrier_all();
+  EXPECT_EQ(stats().requests_served - before.requests_served, 0u) << "a request for a read-only page was served";
   rdsm_dsm_barrier();
   rdsm_dsm_free(p);
 }
