@@ -15,6 +15,10 @@ enum class page_state : uint8_t { invalid, shared, modified };
 
 enum : int32_t { no_pe = -1, home_undecided = -2 };
 
+/// Pages a read fault on a read-only page of a home on another host copies at most (at least the
+/// prefetch): such pages never go stale, and a round trip there costs more than the extra bytes.
+constexpr uint32_t far_read_only_prefetch = 32;
+
 /// Event counts of one PE (rdsm_dsm_stats).
 struct counters {
   std::atomic<uint64_t> read_faults{0}, write_faults{0}, fetches{0}, invalidations{0}, write_backs{0}, diffs{0},

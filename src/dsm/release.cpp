@@ -65,8 +65,13 @@ void release_protocol::fault(uint32_t page, bool write) {
 
 uint32_t release_protocol::prefetch_run(uint32_t page) const {
   // Following pages of the same home and advice that this PE does not hold: one copy, one mprotect.
+  // Read-only pages from another host come in longer runs: they never go stale, and a round trip there
+  // costs more than the extra bytes.
+  const uint32_t most = pages_.advice(page) == RDSM_DSM_READ_ONLY && !mem_.near(pages_.home(page))
+                            ? std::max(prefetch_, far_read_only_prefetch)
+                            : prefetch_;
   uint32_t n = 1;
-  while (n < prefetch_ && page + n < pages_.pages() && pages_.home(page + n) == pages_.home(page) &&
+  while (n < most && page + n < pages_.pages() && pages_.home(page + n) == pages_.home(page) &&
          pages_.advice(page + n) == pages_.advice(page) && pages_.state(page + n) == page_state::invalid)
     ++n;
   return n;
