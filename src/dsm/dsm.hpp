@@ -43,6 +43,7 @@ struct fault_slot {
   std::atomic<uint32_t> state{free_slot};
   uint32_t page = 0;
   bool write = false;
+  uint32_t run_end = 0;  // the request asked for pages [page, run_end): the thread resumes when all came
 };
 
 class space {
@@ -92,10 +93,12 @@ class space {
   bool has_work() const;
   void handle(int from, const message& m);
   void send(int pe, const message& m);
-  void start_request(uint32_t page, bool write);
+  uint32_t start_request(uint32_t page, bool write);
+  void send_request(uint32_t page, bool take_ownership);
   void serve_faults();
   void release_waiter(fault_slot& slot);
   void release_waiters(uint32_t page);
+  bool run_satisfied(const fault_slot& slot) const;
   void home_request(int from, const message& m);
   void home_begin(uint32_t page);
   void home_ack(uint32_t page, bool bump);
@@ -151,6 +154,8 @@ class space {
   // Sequential mode: requester side
   std::vector<uint32_t> versions_;       // version of the cached copy
   std::vector<uint8_t> pending_;         // a request of this PE for the page is under way
+  std::vector<uint8_t> read_before_;     // a thread of this PE faulted reading the page since its allocation
+  std::vector<uint8_t> written_before_;  // ... writing it
   // Sequential mode: directory (meaningful for pages this PE is home of)
   struct request {
     msg_kind kind;

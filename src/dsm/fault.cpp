@@ -162,6 +162,7 @@ void space::post_fault(uint32_t page, bool write) {
   }
   slot->page = page;
   slot->write = write;
+  slot->run_end = page + 1;
   slot->state.store(fault_slot::posted, std::memory_order_release);
   posted_.fetch_add(1, std::memory_order_release);
   runtime::get().progress().wake();

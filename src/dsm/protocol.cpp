@@ -199,8 +199,8 @@ void space::serve_faults() {
   for (fault_slot& slot : slots_) {
     if (slot.state.load(std::memory_order_acquire) != fault_slot::posted) continue;
     const uint32_t page = slot.page;
-    if (!satisfied(page, slot.write) && !pending_[page]) start_request(page, slot.write);
-    if (satisfied(page, slot.write)) release_waiter(slot);
+    if (!satisfied(page, slot.write) && !pending_[page]) slot.run_end = start_request(page, slot.write);
+    if (run_satisfied(slot)) release_waiter(slot);
   }
 }
 
@@ -210,27 +210,55 @@ void space::release_waiter(fault_slot& slot) {
   posted_.fetch_sub(1, std::memory_order_release);
 }
 
+bool space::run_satisfied(const fault_slot& slot) const {
+  // The faulting page allows the access, and the rest of the run asked for with it has come (or was
+  // taken again meanwhile): the thread then finds the run mapped instead of faulting on it once more.
+  if (!satisfied(slot.page, slot.write)) return false;
+  for (uint32_t p = slot.page + 1; p < slot.run_end; ++p)
+    if (pending_[p] != 0) return false;
+  return true;
+}
+
 void space::release_waiters(uint32_t page) {
   // Right at the grant, before any further message may take the page again: the threads get it first.
   if (posted_.load(std::memory_order_acquire) == 0) return;
   for (fault_slot& slot : slots_)
-    if (slot.state.load(std::memory_order_acquire) == fault_slot::posted && slot.page == page &&
-        satisfied(page, slot.write))
+    if (slot.state.load(std::memory_order_acquire) == fault_slot::posted && slot.page <= page &&
+        page < slot.run_end && run_satisfied(slot))
       release_waiter(slot);
 }
 
-void space::start_request(uint32_t page, bool write) {
+uint32_t space::start_request(uint32_t page, bool write) {
   resolve_home(page);
   const int h = home(page);
-  const page_state s = state(page);
   const bool take_ownership = write || pages_->advice(page) == RDSM_DSM_MIGRATORY;
+  send_request(page, take_ownership);
+  // The request also covers the following pages of the same home and advice that this PE accessed the
+  // same way before and lost since (up to the prefetch): a halo row read again after its writer took it
+  // back, or a home's row written again after its readers copied it. The home answers them in the same
+  // wake-up, and their grants are applied as they come, whether or not a thread waits for them. Pages
+  // never accessed so are not asked for: another PE would lose them for nothing.
+  std::vector<uint8_t>& before = take_ownership ? written_before_ : read_before_;
+  before[page] = 1;
+  uint32_t end = page + 1;
+  if (!take_ownership && h == my_pe_) return end;  // a home reads its own pages without asking
+  for (; end < page + prefetch_ && end < n_pages_; ++end) {
+    if (home(end) != h || pending_[end] != 0 || before[end] == 0 || pages_->advice(end) != pages_->advice(page) ||
+        satisfied(end, take_ownership))
+      break;
+    send_request(end, take_ownership);
+  }
+  return end;  // pages [page, end) asked for
+}
+
+void space::send_request(uint32_t page, bool take_ownership) {
   message m{.kind = take_ownership ? msg_kind::write_req : msg_kind::read_req, .page = page};
   if (take_ownership) {
-    m.current = s == page_state::shared ? 1 : 0;
+    m.current = state(page) == page_state::shared ? 1 : 0;
     m.version = versions_[page];
   }
   pending_[page] = 1;
-  send(h, m);
+  send(home(page), m);
 }
 
 void space::on_grant(const message& m) {

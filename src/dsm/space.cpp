@@ -132,6 +132,8 @@ void space::start(const char* fn) {
   } else {
     versions_.assign(n_pages_, 0);
     pending_.assign(n_pages_, 0);
+    read_before_.assign(n_pages_, 0);
+    written_before_.assign(n_pages_, 0);
     owner_.assign(n_pages_, no_pe);
     dir_version_.assign(n_pages_, 0);
     words_ = (static_cast<size_t>(n_pes_) + 63) / 64;
@@ -198,6 +200,7 @@ void* space::allocate(const char* fn, size_t bytes, rdsm_dsm_placement_t placeme
     if (release_mode_) continue;
     versions_[page] = 0;
     pending_[page] = 0;
+    read_before_[page] = written_before_[page] = 0;
     dir_version_[page] = 0;
     clear_sharers(page);
     // A home starts as its pages' owner (modified: it writes them without faults until a peer reads);

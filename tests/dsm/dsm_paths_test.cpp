@@ -169,6 +169,38 @@ TEST(DsmPaths, TheQueueLockSerializesAndCarriesTheData) {
   rdsm_dsm_free(log);
 }
 
+TEST(DsmPaths, SequentialModeAsksForARunAccessedBeforeInOneFault) {
+  // A halo: PE 0 writes 4 pages it homes, the last PE reads them, in turns. From the second turn on, the
+  // reader's fault asks for the whole run read before, and the home's write fault takes back the whole run
+  // written before: one fault per turn each (with a prefetch of 4 or more).
+  if (release_mode()) GTEST_SKIP() << "sequential consistency only";
+  const size_t page = rdsm_dsm_page_size();
+  const char* env = std::getenv("RDSM_DSM_PREFETCH");
+  const uint64_t prefetch = env != nullptr ? std::strtoull(env, nullptr, 10) : 8;
+  const uint64_t per_turn = (4 + prefetch - 1) / prefetch;
+  auto* p = static_cast<char*>(rdsm_dsm_alloc_placed(4 * page, RDSM_DSM_ON_PE, 0));
+  const int last = npes() - 1;
+  for (int turn = 1; turn <= 4; ++turn) {
+    const rdsm_dsm_stats_t before = stats();
+    if (me() == 0)
+      for (int i = 0; i < 4; ++i) p[i * page] = static_cast<char>(turn * 10 + i);
+    rdsm_dsm_barrier();
+    if (me() == last) {
+      for (int i = 0; i < 4; ++i) ASSERT_EQ(p[i * page], turn * 10 + i) << "turn " << turn;
+    }
+    rdsm_dsm_barrier();
+    const rdsm_dsm_stats_t after = stats();
+    if (turn < 3) continue;  // turn 1 reads for the first time, turn 2 writes for the first time after it
+    if (me() == 0) {
+      EXPECT_EQ(after.write_faults - before.write_faults, per_turn) << "turn " << turn;
+    }
+    if (me() == last) {
+      EXPECT_EQ(after.read_faults - before.read_faults, per_turn) << "turn " << turn;
+    }
+  }
+  rdsm_dsm_free(p);
+}
+
 TEST(DsmPaths, SequentialModeShowsWritesWithoutSynchronization) {
   if (release_mode()) GTEST_SKIP() << "sequential consistency only";
   const size_t page = rdsm_dsm_page_size();
