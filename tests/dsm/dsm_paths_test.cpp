@@ -13,19 +13,19 @@
 #include <cstring>
 #include <vector>
 
+#include "dsm_test_env.hpp"
+
 namespace {
 
-int me() { return shmem_my_pe(); }
-int npes() { return shmem_n_pes(); }
-bool release_mode() {
-  const char* mode = std::getenv("RDSM_DSM_CONSISTENCY");
-  return mode == nullptr || std::strcmp(mode, "sequential") != 0;
-}
+using namespace dsm_test;
 
-rdsm_dsm_stats_t stats() {
-  rdsm_dsm_stats_t s;
-  rdsm_dsm_stats(&s);
-  return s;
+// Eight pages homed at PE 0, which writes 1 to 8 at their starts.
+char* eight_pages_written_by_pe0() {
+  const size_t page = rdsm_dsm_page_size();
+  auto* p = static_cast<char*>(rdsm_dsm_alloc_placed(8 * page, RDSM_DSM_ON_PE, 0));
+  if (me() == 0)
+    for (int i = 0; i < 8; ++i) p[i * page] = static_cast<char>(i + 1);
+  return p;
 }
 
 TEST(DsmPaths, AWriterReachesTheHomeAtRelease) {
@@ -98,11 +98,7 @@ TEST(DsmPaths, WritersOfOnePageMerge) {
 TEST(DsmPaths, AReadFaultPrefetchesFollowingPagesOfItsHome) {
   if (!release_mode()) GTEST_SKIP() << "prefetch is release consistency's";
   const size_t page = rdsm_dsm_page_size();
-  const char* env = std::getenv("RDSM_DSM_PREFETCH");
-  const uint64_t prefetch = env != nullptr ? std::strtoull(env, nullptr, 10) : 8;
-  auto* p = static_cast<char*>(rdsm_dsm_alloc_placed(8 * page, RDSM_DSM_ON_PE, 0));
-  if (me() == 0)
-    for (int i = 0; i < 8; ++i) p[i * page] = static_cast<char>(i + 1);
+  char* p = eight_pages_written_by_pe0();
   rdsm_dsm_barrier();
   if (me() != 0) {
     const rdsm_dsm_stats_t before = stats();
@@ -110,7 +106,7 @@ TEST(DsmPaths, AReadFaultPrefetchesFollowingPagesOfItsHome) {
     for (int i = 0; i < 8; ++i) sum += p[i * page];
     const rdsm_dsm_stats_t after = stats();
     EXPECT_EQ(sum, 36);
-    EXPECT_EQ(after.read_faults - before.read_faults, (8 + prefetch - 1) / prefetch);
+    EXPECT_EQ(after.read_faults - before.read_faults, (8 + prefetch() - 1) / prefetch());
     EXPECT_EQ(after.fetches - before.fetches, 8u);
   }
   rdsm_dsm_barrier();
@@ -120,11 +116,7 @@ TEST(DsmPaths, AReadFaultPrefetchesFollowingPagesOfItsHome) {
 TEST(DsmPaths, ReadOnlyPagesAreCopiedByTheFaultingThreadWithoutTheHome) {
   // In both modes: no request reaches the home, and a fault copies a run of pages (the prefetch).
   const size_t page = rdsm_dsm_page_size();
-  const char* env = std::getenv("RDSM_DSM_PREFETCH");
-  const uint64_t prefetch = env != nullptr ? std::strtoull(env, nullptr, 10) : 8;
-  auto* p = static_cast<char*>(rdsm_dsm_alloc_placed(8 * page, RDSM_DSM_ON_PE, 0));
-  if (me() == 0)
-    for (int i = 0; i < 8; ++i) p[i * page] = static_cast<char>(i + 1);
+  char* p = eight_pages_written_by_pe0();
   rdsm_dsm_advise(p, 8 * page, RDSM_DSM_READ_ONLY);
   const rdsm_dsm_stats_t before = stats();
   shmem_barrier_all();
@@ -135,7 +127,7 @@ TEST(DsmPaths, ReadOnlyPagesAreCopiedByTheFaultingThreadWithoutTheHome) {
     EXPECT_EQ(sum, 36);
     // From a home on another host read-only pages come in longer runs: one fault for all 8 here.
     EXPECT_GE(after.read_faults - before.read_faults, 1u);
-    EXPECT_LE(after.read_faults - before.read_faults, (8 + prefetch - 1) / prefetch);
+    EXPECT_LE(after.read_faults - before.read_faults, (8 + prefetch() - 1) / prefetch());
     EXPECT_EQ(after.fetches - before.fetches, 8u);
   }
   shmem_barrier_all();
@@ -175,9 +167,7 @@ TEST(DsmPaths, SequentialModeAsksForARunAccessedBeforeInOneFault) {
   // written before: one fault per turn each (with a prefetch of 4 or more).
   if (release_mode()) GTEST_SKIP() << "sequential consistency only";
   const size_t page = rdsm_dsm_page_size();
-  const char* env = std::getenv("RDSM_DSM_PREFETCH");
-  const uint64_t prefetch = env != nullptr ? std::strtoull(env, nullptr, 10) : 8;
-  const uint64_t per_turn = (4 + prefetch - 1) / prefetch;
+  const uint64_t per_turn = (4 + prefetch() - 1) / prefetch();
   auto* p = static_cast<char*>(rdsm_dsm_alloc_placed(4 * page, RDSM_DSM_ON_PE, 0));
   const int last = npes() - 1;
   for (int turn = 1; turn <= 4; ++turn) {

@@ -17,22 +17,11 @@
 #include <functional>
 #include <vector>
 
+#include "dsm_test_env.hpp"
+
 namespace {
 
-int me() { return shmem_my_pe(); }
-int npes() { return shmem_n_pes(); }
-
-bool release_mode() {
-  const char* mode = std::getenv("RDSM_DSM_CONSISTENCY");
-  return mode == nullptr || std::strcmp(mode, "sequential") != 0;
-}
-
-// Pages a read fault copies at most (RDSM_DSM_PREFETCH, clamped as the runtime does).
-uint64_t prefetch() {
-  const char* env = std::getenv("RDSM_DSM_PREFETCH");
-  const uint64_t n = env != nullptr ? std::strtoull(env, nullptr, 10) : 8;
-  return std::clamp<uint64_t>(n, 1, 64);
-}
+using namespace dsm_test;
 
 // Counter changes since a snapshot.
 struct counts {
