@@ -184,7 +184,9 @@ RDSM_SHMEM_REDUCE_ARITH_TYPES(RDSM_DECL_REDUCE_ARITH)
 #define _SHMEM_REDUCE_SYNC_SIZE SHMEM_REDUCE_SYNC_SIZE
 #define _SHMEM_REDUCE_MIN_WRKDATA_SIZE SHMEM_REDUCE_MIN_WRKDATA_SIZE
 SHMEM_API void shmem_barrier(int PE_start, int logPE_stride, int PE_size, long *pSync);
-SHMEM_API void shmem_sync(int PE_start, int logPE_stride, int PE_size, long *pSync);
+/* Deprecated active-set form. shmem_sync(team) is the 1.5 team form of shmem_team_sync: in C11 the name is a macro
+ * that picks the form by argument count (shmem_generic.h), in C++ an overload (shmem_cxx.h). */
+SHMEM_API void (shmem_sync)(int PE_start, int logPE_stride, int PE_size, long *pSync);
 #define RDSM_DECL_LEGACY_SIZED(B)                                                                        \
   SHMEM_API void shmem_broadcast##B(void *dest, const void *source, size_t nelems, int PE_root, int PE_start, \
                                     int logPE_stride, int PE_size, long *pSync);                           \
