@@ -388,6 +388,8 @@ TEAM_OR_ACTIVE_SET = [("shmem_sync", "team", "0, 0, 1, psync")]
 BEHAVIOURS = [
     ("`shmem_sync(team)` (C11 and C++) and `shmem_sync(PE_start, logPE_stride, PE_size, pSync)` under one name",
      "`compat.sync_team_{c11,cxx}`, `compat.rdsmcc_sync_team`, `compat.rdsmcxx_sync_team`"),
+    ("`rdsmcc` and `rdsmc++` link libm (and libpthread), as other implementations' `oshcc` do",
+     "`compat.rdsmcc_links_libm`"),
 ]
 
 
