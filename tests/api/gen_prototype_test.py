@@ -388,6 +388,9 @@ TEAM_OR_ACTIVE_SET = [("shmem_sync", "team", "0, 0, 1, psync")]
 BEHAVIOURS = [
     ("`shmem_sync(team)` (C11 and C++) and `shmem_sync(PE_start, logPE_stride, PE_size, pSync)` under one name",
      "`compat.sync_team_{c11,cxx}`, `compat.rdsmcc_sync_team`, `compat.rdsmcxx_sync_team`"),
+    ("A series of `shmem_test_any`/`shmem_wait_until_any` calls (and `_vector`) returns every satisfied index in "
+     "turn (§9.10): the search starts past the index last returned for the array",
+     "`shmem_p2p_any_rotation` (2 and 4 PEs, every sync type)"),
     ("`rdsmcc` and `rdsmc++` link libm (and libpthread), as other implementations' `oshcc` do",
      "`compat.rdsmcc_links_libm`"),
 ]
