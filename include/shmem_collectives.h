@@ -34,7 +34,8 @@ SHMEM_API int shmem_team_split_2d(shmem_team_t parent_team, int xrange, const sh
 SHMEM_API void shmem_team_destroy(shmem_team_t team);
 /* shmem_ptr with the PE numbered in `team`. */
 SHMEM_API void *shmem_team_ptr(shmem_team_t team, const void *dest, int pe);
-/* Returns when every member has called it; does not complete outstanding operations. */
+/* Returns when every member has called it; does not complete outstanding operations. Returns nonzero at once
+ * for SHMEM_TEAM_INVALID. */
 SHMEM_API int shmem_team_sync(shmem_team_t team);
 
 /* ---- Contexts: independent streams of RMA/AMO/signal operations -------------------------------- */
@@ -43,6 +44,7 @@ typedef struct rdsm_ctx *shmem_ctx_t;
 #define SHMEM_CTX_PRIVATE (1L << 1)
 #define SHMEM_CTX_NOSTORE (1L << 2)
 SHMEM_API extern shmem_ctx_t SHMEM_CTX_DEFAULT;
+/* Routines given SHMEM_CTX_INVALID perform no operation (fetching ones return 0; get leaves dest alone). */
 #define SHMEM_CTX_INVALID ((shmem_ctx_t)0)
 SHMEM_API int shmem_ctx_create(long options, shmem_ctx_t *ctx);
 /* A context whose PE numbers are those of `team`. */
@@ -128,7 +130,8 @@ RDSM_SHMEM_BITWISE_AMO_TYPES(RDSM_DECL_CTX_BITWISE_AMO)
 #undef RDSM_DECL_CTX_BITWISE_AMO
 
 /* ---- Team collectives (return 0 on success). dest must be ready on every member before any member
- * calls; no member returns before every member has entered. ------------------------------------------ */
+ * calls; no member returns before every member has entered. On SHMEM_TEAM_INVALID (a PE outside a sub-team)
+ * they perform no operation and return nonzero. ----------------------------------------------------------- */
 SHMEM_API int shmem_broadcastmem(shmem_team_t team, void *dest, const void *source, size_t nelems, int PE_root);
 SHMEM_API int shmem_collectmem(shmem_team_t team, void *dest, const void *source, size_t nelems);
 SHMEM_API int shmem_fcollectmem(shmem_team_t team, void *dest, const void *source, size_t nelems);

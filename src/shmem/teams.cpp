@@ -97,6 +97,7 @@ void* shmem_team_ptr(shmem_team_t team, const void* dest, int pe) {
 }
 
 int shmem_team_sync(shmem_team_t team) {
+  if (team == SHMEM_TEAM_INVALID) return -1;  // no operation, as for the team collectives
   group_sync(__func__, bind(__func__, team)->g);
   return 0;
 }
@@ -133,7 +134,13 @@ int shmem_ctx_get_team(shmem_ctx_t ctx, shmem_team_t* team) {
   return 0;
 }
 
-void shmem_ctx_fence(shmem_ctx_t ctx) { fence(ctx_stream(ctx)); }
-void shmem_ctx_quiet(shmem_ctx_t ctx) { quiet(ctx_stream(ctx)); }
+void shmem_ctx_fence(shmem_ctx_t ctx) {
+  RDSM_CTX_INVALID_RETURN(void);
+  fence(ctx_stream(ctx));
+}
+void shmem_ctx_quiet(shmem_ctx_t ctx) {
+  RDSM_CTX_INVALID_RETURN(void);
+  quiet(ctx_stream(ctx));
+}
 
 }  // extern "C"

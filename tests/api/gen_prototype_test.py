@@ -391,6 +391,13 @@ BEHAVIOURS = [
     ("A series of `shmem_test_any`/`shmem_wait_until_any` calls (and `_vector`) returns every satisfied index in "
      "turn (§9.10): the search starts past the index last returned for the array",
      "`shmem_p2p_any_rotation` (2 and 4 PEs, every sync type)"),
+    ("Every routine that takes a context performs no operation on `SHMEM_CTX_INVALID` (fetching ones return 0, "
+     "`shmem_ctx_fence`/`_quiet` included)",
+     "`coll_invalid_handles` (`EveryContextRoutineDoesNothingOnCtxInvalid`)"),
+    ("Team collectives, reductions and `shmem_team_sync` on `SHMEM_TEAM_INVALID` (undefined in 1.5) perform no "
+     "operation and return nonzero, so PEs outside a sub-team can pass its handle on; the team queries return -1, "
+     "NULL or an invalid handle",
+     "`coll_invalid_handles` (`TeamRoutinesOnTeamInvalid...`, `PesOutsideASubTeam...`)"),
     ("`rdsmcc` and `rdsmc++` link libm (and libpthread), as other implementations' `oshcc` do",
      "`compat.rdsmcc_links_libm`"),
 ]
