@@ -50,6 +50,8 @@ SHMEM_API int shmem_ctx_create(long options, shmem_ctx_t *ctx);
 /* A context whose PE numbers are those of `team`. */
 SHMEM_API int shmem_team_create_ctx(shmem_team_t team, long options, shmem_ctx_t *ctx);
 SHMEM_API void shmem_ctx_destroy(shmem_ctx_t ctx);
+/* The team of a context (SHMEM_TEAM_WORLD for shmem_ctx_create's). For SHMEM_CTX_INVALID, *team becomes
+ * SHMEM_TEAM_INVALID and the result is nonzero. */
 SHMEM_API int shmem_ctx_get_team(shmem_ctx_t ctx, shmem_team_t *team);
 SHMEM_API void shmem_ctx_fence(shmem_ctx_t ctx);
 SHMEM_API void shmem_ctx_quiet(shmem_ctx_t ctx);

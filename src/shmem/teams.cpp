@@ -129,7 +129,11 @@ void shmem_ctx_destroy(shmem_ctx_t ctx) {
 }
 
 int shmem_ctx_get_team(shmem_ctx_t ctx, shmem_team_t* team) {
-  if (ctx == SHMEM_CTX_INVALID || team == nullptr) return -1;
+  if (team == nullptr) return -1;
+  if (ctx == SHMEM_CTX_INVALID) {  // 1.5: the team handle becomes SHMEM_TEAM_INVALID too
+    *team = SHMEM_TEAM_INVALID;
+    return -1;
+  }
   *team = ctx->team;
   return 0;
 }

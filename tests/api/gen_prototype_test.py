@@ -394,6 +394,8 @@ BEHAVIOURS = [
     ("Every routine that takes a context performs no operation on `SHMEM_CTX_INVALID` (fetching ones return 0, "
      "`shmem_ctx_fence`/`_quiet` included)",
      "`coll_invalid_handles` (`EveryContextRoutineDoesNothingOnCtxInvalid`)"),
+    ("`shmem_ctx_get_team(SHMEM_CTX_INVALID, &team)` sets `team` to `SHMEM_TEAM_INVALID` and returns nonzero",
+     "`coll_invalid_handles` (`CtxGetTeamOfCtxInvalidSetsTeamInvalid`)"),
     ("Team collectives, reductions and `shmem_team_sync` on `SHMEM_TEAM_INVALID` (undefined in 1.5) perform no "
      "operation and return nonzero, so PEs outside a sub-team can pass its handle on; the team queries return -1, "
      "NULL or an invalid handle",

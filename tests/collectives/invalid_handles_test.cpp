@@ -182,3 +182,9 @@ TEST(InvalidHandles, PesOutsideASubTeamPassItsHandleToCollectives) {
   shmem_team_destroy(t);
   shmem_barrier_all();
 }
+
+TEST(InvalidHandles, CtxGetTeamOfCtxInvalidSetsTeamInvalid) {
+  shmem_team_t t = SHMEM_TEAM_WORLD;  // must be overwritten
+  EXPECT_NE(shmem_ctx_get_team(SHMEM_CTX_INVALID, &t), 0);
+  EXPECT_EQ(t, SHMEM_TEAM_INVALID);
+}
