@@ -396,6 +396,9 @@ BEHAVIOURS = [
      "`coll_invalid_handles` (`EveryContextRoutineDoesNothingOnCtxInvalid`)"),
     ("`shmem_ctx_get_team(SHMEM_CTX_INVALID, &team)` sets `team` to `SHMEM_TEAM_INVALID` and returns nonzero",
      "`coll_invalid_handles` (`CtxGetTeamOfCtxInvalidSetsTeamInvalid`)"),
+    ("`shmem_team_split_strided`/`_2d` from `SHMEM_TEAM_INVALID` create no team, set the new handles to "
+     "`SHMEM_TEAM_INVALID` and return nonzero",
+     "`coll_invalid_handles` (`SplitFromTeamInvalidCreatesNoTeam`)"),
     ("Team collectives, reductions and `shmem_team_sync` on `SHMEM_TEAM_INVALID` (undefined in 1.5) perform no "
      "operation and return nonzero, so PEs outside a sub-team can pass its handle on; the team queries return -1, "
      "NULL or an invalid handle",

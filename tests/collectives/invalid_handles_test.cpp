@@ -188,3 +188,35 @@ TEST(InvalidHandles, CtxGetTeamOfCtxInvalidSetsTeamInvalid) {
   EXPECT_NE(shmem_ctx_get_team(SHMEM_CTX_INVALID, &t), 0);
   EXPECT_EQ(t, SHMEM_TEAM_INVALID);
 }
+
+TEST(InvalidHandles, SplitFromTeamInvalidCreatesNoTeam) {
+  shmem_team_t t = SHMEM_TEAM_WORLD, x = SHMEM_TEAM_WORLD, y = SHMEM_TEAM_WORLD;  // must be overwritten
+  EXPECT_NE(shmem_team_split_strided(SHMEM_TEAM_INVALID, 0, 1, 1, nullptr, 0, &t), 0);
+  EXPECT_EQ(t, SHMEM_TEAM_INVALID);
+  EXPECT_NE(shmem_team_split_2d(SHMEM_TEAM_INVALID, 1, nullptr, 0, &x, nullptr, 0, &y), 0);
+  EXPECT_EQ(x, SHMEM_TEAM_INVALID);
+  EXPECT_EQ(y, SHMEM_TEAM_INVALID);
+
+  // Every PE splits the sub-team of world PEs 0..k-1 again: its members get teams, the others (holding
+  // SHMEM_TEAM_INVALID) a nonzero result and no team, and nobody waits for them.
+  const int k = (npes() + 1) / 2;
+  const bool member = me() < k;
+  shmem_team_t sub = SHMEM_TEAM_INVALID;
+  ASSERT_EQ(shmem_team_split_strided(SHMEM_TEAM_WORLD, 0, 1, k, nullptr, 0, &sub), 0);
+  shmem_team_t last = SHMEM_TEAM_WORLD;
+  EXPECT_EQ(shmem_team_split_strided(sub, k - 1, 1, 1, nullptr, 0, &last) == 0, member);
+  EXPECT_EQ(last != SHMEM_TEAM_INVALID, me() == k - 1);
+  x = y = SHMEM_TEAM_WORLD;
+  EXPECT_EQ(shmem_team_split_2d(sub, 1, nullptr, 0, &x, nullptr, 0, &y) == 0, member);
+  EXPECT_EQ(x != SHMEM_TEAM_INVALID, member);
+  EXPECT_EQ(y != SHMEM_TEAM_INVALID, member);
+  if (member) {
+    EXPECT_EQ(shmem_team_n_pes(x), 1);
+    EXPECT_EQ(shmem_team_n_pes(y), k);
+  }
+  shmem_team_destroy(x);
+  shmem_team_destroy(y);
+  shmem_team_destroy(last);
+  shmem_team_destroy(sub);
+  shmem_barrier_all();
+}
