@@ -25,8 +25,9 @@ SHMEM_API int shmem_team_my_pe(shmem_team_t team);
 SHMEM_API int shmem_team_n_pes(shmem_team_t team);
 SHMEM_API int shmem_team_get_config(shmem_team_t team, long config_mask, shmem_team_config_t *config);
 SHMEM_API int shmem_team_translate_pe(shmem_team_t src_team, int src_pe, shmem_team_t dest_team);
-/* Collective over the parent; PEs outside the new team get SHMEM_TEAM_INVALID. 0 on success. A parent of
- * SHMEM_TEAM_INVALID creates no team: the new handles become SHMEM_TEAM_INVALID and the result is nonzero. */
+/* Collective over the parent; team PE i is parent PE start + stride*i (a negative stride counts down); PEs
+ * outside the new team get SHMEM_TEAM_INVALID. 0 on success. A parent of SHMEM_TEAM_INVALID creates no team:
+ * the new handles become SHMEM_TEAM_INVALID and the result is nonzero. */
 SHMEM_API int shmem_team_split_strided(shmem_team_t parent_team, int start, int stride, int size,
                                        const shmem_team_config_t *config, long config_mask, shmem_team_t *new_team);
 SHMEM_API int shmem_team_split_2d(shmem_team_t parent_team, int xrange, const shmem_team_config_t *xaxis_config,

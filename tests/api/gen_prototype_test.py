@@ -399,6 +399,10 @@ BEHAVIOURS = [
     ("`shmem_team_split_strided`/`_2d` from `SHMEM_TEAM_INVALID` create no team, set the new handles to "
      "`SHMEM_TEAM_INVALID` and return nonzero",
      "`coll_invalid_handles` (`SplitFromTeamInvalidCreatesNoTeam`)"),
+    ("Team PE *i* of `shmem_team_split_strided(parent, start, stride, size, ...)` is parent PE `start + stride*i`, "
+     "negative strides included (team numbering, `shmem_team_translate_pe`, collectives' PE order)",
+     "`coll_teams` (`SplitStridedNegativeStrideNumbersTheTeamDownwards`), the `reversed` team of "
+     "`coll_collectives` and `coll_reduce`"),
     ("Team collectives, reductions and `shmem_team_sync` on `SHMEM_TEAM_INVALID` (undefined in 1.5) perform no "
      "operation and return nonzero, so PEs outside a sub-team can pass its handle on; the team queries return -1, "
      "NULL or an invalid handle",
