@@ -407,6 +407,9 @@ BEHAVIOURS = [
      "operation and return nonzero, so PEs outside a sub-team can pass its handle on; the team queries return -1, "
      "NULL or an invalid handle",
      "`coll_invalid_handles` (`TeamRoutinesOnTeamInvalid...`, `PesOutsideASubTeam...`)"),
+    ("A null pointer with a zero count is valid (Annex C): RMA, put-with-signal (the signal still arrives) and "
+     "collectives on NULL with nothing to move are no-ops",
+     "`shmem_null_zero_count` (2 and 4 PEs)"),
     ("`rdsmcc` and `rdsmc++` link libm (and libpthread), as other implementations' `oshcc` do",
      "`compat.rdsmcc_links_libm`"),
 ]
