@@ -410,6 +410,9 @@ BEHAVIOURS = [
     ("A null pointer with a zero count is valid (Annex C): RMA, put-with-signal (the signal still arrives) and "
      "collectives on NULL with nothing to move are no-ops",
      "`shmem_null_zero_count` (2 and 4 PEs)"),
+    ("`shmem_align` honours any power of two the symmetric heap can hold (e.g. 8 MiB); zero, a non-power of two "
+     "or more than the heap holds return NULL on every PE with one warning, not the end of the job",
+     "`shmem_heap` (`AlignBeyondTwoMib...`, `AlignOfZero...`), unit `SymmetricHeap.AlignsAddresses...`"),
     ("`rdsmcc` and `rdsmc++` link libm (and libpthread), as other implementations' `oshcc` do",
      "`compat.rdsmcc_links_libm`"),
 ]
