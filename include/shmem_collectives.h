@@ -25,7 +25,9 @@ SHMEM_API int shmem_team_my_pe(shmem_team_t team);
 SHMEM_API int shmem_team_n_pes(shmem_team_t team);
 SHMEM_API int shmem_team_get_config(shmem_team_t team, long config_mask, shmem_team_config_t *config);
 SHMEM_API int shmem_team_translate_pe(shmem_team_t src_team, int src_pe, shmem_team_t dest_team);
-/* Collective over the parent; PEs outside the new team get SHMEM_TEAM_INVALID. 0 on success. */
+/* Collective over the parent; team PE i is parent PE start + stride*i (a negative stride counts down); PEs
+ * outside the new team get SHMEM_TEAM_INVALID. 0 on success. A parent of SHMEM_TEAM_INVALID creates no team:
+ * the new handles become SHMEM_TEAM_INVALID and the result is nonzero. */
 SHMEM_API int shmem_team_split_strided(shmem_team_t parent_team, int start, int stride, int size,
                                        const shmem_team_config_t *config, long config_mask, shmem_team_t *new_team);
 SHMEM_API int shmem_team_split_2d(shmem_team_t parent_team, int xrange, const shmem_team_config_t *xaxis_config,
@@ -34,7 +36,8 @@ SHMEM_API int shmem_team_split_2d(shmem_team_t parent_team, int xrange, const sh
 SHMEM_API void shmem_team_destroy(shmem_team_t team);
 /* shmem_ptr with the PE numbered in `team`. */
 SHMEM_API void *shmem_team_ptr(shmem_team_t team, const void *dest, int pe);
-/* Returns when every member has called it; does not complete outstanding operations. */
+/* Returns when every member has called it; does not complete outstanding operations. Returns nonzero at once
+ * for SHMEM_TEAM_INVALID. */
 SHMEM_API int shmem_team_sync(shmem_team_t team);
 
 /* ---- Contexts: independent streams of RMA/AMO/signal operations -------------------------------- */
@@ -43,11 +46,14 @@ typedef struct rdsm_ctx *shmem_ctx_t;
 #define SHMEM_CTX_PRIVATE (1L << 1)
 #define SHMEM_CTX_NOSTORE (1L << 2)
 SHMEM_API extern shmem_ctx_t SHMEM_CTX_DEFAULT;
+/* Routines given SHMEM_CTX_INVALID perform no operation (fetching ones return 0; get leaves dest alone). */
 #define SHMEM_CTX_INVALID ((shmem_ctx_t)0)
 SHMEM_API int shmem_ctx_create(long options, shmem_ctx_t *ctx);
 /* A context whose PE numbers are those of `team`. */
 SHMEM_API int shmem_team_create_ctx(shmem_team_t team, long options, shmem_ctx_t *ctx);
 SHMEM_API void shmem_ctx_destroy(shmem_ctx_t ctx);
+/* The team of a context (SHMEM_TEAM_WORLD for shmem_ctx_create's). For SHMEM_CTX_INVALID, *team becomes
+ * SHMEM_TEAM_INVALID and the result is nonzero. */
 SHMEM_API int shmem_ctx_get_team(shmem_ctx_t ctx, shmem_team_t *team);
 SHMEM_API void shmem_ctx_fence(shmem_ctx_t ctx);
 SHMEM_API void shmem_ctx_quiet(shmem_ctx_t ctx);
@@ -128,7 +134,8 @@ RDSM_SHMEM_BITWISE_AMO_TYPES(RDSM_DECL_CTX_BITWISE_AMO)
 #undef RDSM_DECL_CTX_BITWISE_AMO
 
 /* ---- Team collectives (return 0 on success). dest must be ready on every member before any member
- * calls; no member returns before every member has entered. ------------------------------------------ */
+ * calls; no member returns before every member has entered. On SHMEM_TEAM_INVALID (a PE outside a sub-team)
+ * they perform no operation and return nonzero. ----------------------------------------------------------- */
 SHMEM_API int shmem_broadcastmem(shmem_team_t team, void *dest, const void *source, size_t nelems, int PE_root);
 SHMEM_API int shmem_collectmem(shmem_team_t team, void *dest, const void *source, size_t nelems);
 SHMEM_API int shmem_fcollectmem(shmem_team_t team, void *dest, const void *source, size_t nelems);
@@ -184,7 +191,9 @@ RDSM_SHMEM_REDUCE_ARITH_TYPES(RDSM_DECL_REDUCE_ARITH)
 #define _SHMEM_REDUCE_SYNC_SIZE SHMEM_REDUCE_SYNC_SIZE
 #define _SHMEM_REDUCE_MIN_WRKDATA_SIZE SHMEM_REDUCE_MIN_WRKDATA_SIZE
 SHMEM_API void shmem_barrier(int PE_start, int logPE_stride, int PE_size, long *pSync);
-SHMEM_API void shmem_sync(int PE_start, int logPE_stride, int PE_size, long *pSync);
+/* Deprecated active-set form. shmem_sync(team) is the 1.5 team form of shmem_team_sync: in C11 the name is a macro
+ * that picks the form by argument count (shmem_generic.h), in C++ an overload (shmem_cxx.h). */
+SHMEM_API void (shmem_sync)(int PE_start, int logPE_stride, int PE_size, long *pSync);
 #define RDSM_DECL_LEGACY_SIZED(B)                                                                        \
   SHMEM_API void shmem_broadcast##B(void *dest, const void *source, size_t nelems, int PE_root, int PE_start, \
                                     int logPE_stride, int PE_size, long *pSync);                           \

@@ -163,6 +163,9 @@ RDSM_GENERIC_REDUCE_ARITH_TYPES(RDSM_CXX_REDUCE_ARITH)
 #undef RDSM_CXX_REDUCE_ARITH
 #undef RDSM_CXX_REDUCE
 
+/* ---- shmem_sync(team): the 1.5 team form beside the deprecated active-set routine of the same name ------------ */
+inline int shmem_sync(shmem_team_t team) { return shmem_team_sync(team); }
+
 #undef RDSM_CXX_PAIR
 #undef RDSM_CXX_ONE
 #undef RDSM_CXX_UNPAREN

@@ -246,6 +246,13 @@
 #define shmem_prod_reduce(...) \
   RDSM_SELECT(RDSM_GENERIC_REDUCE_ARITH_TYPES, prod_reduce, RDSM_ARG1(__VA_ARGS__))(__VA_ARGS__)
 
+/* shmem_sync(team) (1.5, the team form: shmem_team_sync) or shmem_sync(PE_start, logPE_stride, PE_size, pSync)
+ * (deprecated active-set form), told apart by the number of arguments. The inner shmem_sync is not expanded again:
+ * it names the function. */
+#define RDSM_FIFTH_ARG_(a, b, c, d, e, ...) e
+#define shmem_sync(...) \
+  RDSM_FIFTH_ARG_(__VA_ARGS__, shmem_sync, shmem_sync, shmem_sync, shmem_team_sync, ~)(__VA_ARGS__)
+
 /* Deprecated (1.4) AMO names, still part of 1.5. */
 #define shmem_fetch(dest, ...) RDSM_SELECT(RDSM_GENERIC_DEPR_EXT_AMO_TYPES, depr_fetch, dest)(dest, __VA_ARGS__)
 #define shmem_set(dest, ...) RDSM_SELECT(RDSM_GENERIC_DEPR_EXT_AMO_TYPES, depr_set, dest)(dest, __VA_ARGS__)

@@ -49,7 +49,8 @@ class team {
   static team adopt(shmem_team_t handle) { return team(handle, true); }
 
   /// Splits this team: the new team holds members start, start + stride, ... (`size` of them, numbered
-  /// in this team). Collective over this team; every member must call it with the same arguments.
+  /// in this team), in that order (a negative stride counts down). Collective over this team; every member
+  /// must call it with the same arguments.
   /// Members outside the new team get an invalid team. Throws rdsm::error when the C split fails.
   team split_strided(int start, int stride, int size) const {
     shmem_team_t out = SHMEM_TEAM_INVALID;

@@ -67,9 +67,11 @@ void copy_local(void* dest, const void* source, size_t bytes) {
 }  // namespace
 
 int group::index_of(int world) const {
-  int d = world - start;
-  if (d < 0 || d % stride != 0 || d / stride >= size) return -1;
-  return d / stride;
+  const int d = world - start;
+  if (stride == 0) return d == 0 && size > 0 ? 0 : -1;  // a one-member group
+  if (d % stride != 0) return -1;
+  const int i = d / stride;  // negative strides count downwards from start
+  return i >= 0 && i < size ? i : -1;
 }
 
 group active_set(const char* fn, int pe_start, int log_stride, int pe_size, long* psync) {

@@ -10,7 +10,8 @@ namespace rdsm::detail {
 /// two spare lines for team creation); shmem.h's SHMEM_*_SYNC_SIZE constants equal this.
 constexpr int group_sync_longs = 26 * 8;
 
-/// Members are the world PEs start + i*stride for i in [0, size). Every collective over a group has the
+/// Members are the world PEs start + i*stride for i in [0, size), member i being index i (a negative stride
+/// lists them downwards, and collectives follow that order). Every collective over a group has the
 /// barrier property (no member returns before every member has entered), so a member is never more than
 /// one collective ahead of another and counters alternate between two parities.
 struct group {

@@ -8,22 +8,25 @@ namespace {
 size_t round_up(size_t v, size_t a) { return (v + a - 1) / a * a; }
 }  // namespace
 
-symmetric_heap::symmetric_heap(void* base, size_t length)
-    : base_(reinterpret_cast<uintptr_t>(base)), length_(length / granule * granule), free_bytes_(length_) {
+symmetric_heap::symmetric_heap(void* base, size_t length, size_t max_alignment)
+    : base_(reinterpret_cast<uintptr_t>(base)),
+      length_(length / granule * granule),
+      max_alignment_(max_alignment),
+      free_bytes_(length_) {
   if (length_ > 0) free_[0] = length_;
 }
 
 void* symmetric_heap::allocate(size_t bytes, size_t alignment) {
   if (alignment < granule) alignment = granule;
-  if (alignment > max_alignment) return nullptr;
+  if (alignment > max_alignment_) return nullptr;
   size_t need = round_up(bytes == 0 ? 1 : bytes, granule);
   if (need < bytes) return nullptr;  // overflow
   for (auto it = free_.begin(); it != free_.end(); ++it) {
     uintptr_t start = it->first;
     size_t len = it->second;
-    // Align the offset, not the address: every PE then picks the same offset (the heap's base is
-    // aligned to max_alignment on every PE, so the address is aligned too).
-    uintptr_t aligned = round_up(start, alignment);
+    // Align the address: the bases of all PEs' copies are equal modulo max_alignment_, so every PE picks the
+    // same offset.
+    uintptr_t aligned = round_up(base_ + start, alignment) - base_;
     size_t pad = aligned - start;
     if (pad > len || len - pad < need) continue;
     free_.erase(it);

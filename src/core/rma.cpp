@@ -73,8 +73,8 @@ void check_pe(const char* fn, int pe) {
 void put(const char* fn, void* dest, const void* src, size_t bytes, int pe, bool nbi, int stream) {
   runtime& rt = runtime::checked(fn);
   check_pe(fn, pe);
+  if (bytes == 0) return;  // nothing to move: any address will do, NULL included (1.5 Annex C)
   sym_addr s = resolve_checked(rt, fn, "dest", dest, bytes);
-  if (bytes == 0) return;
   if (void* p = rt.mapped(s, pe)) {
     std::memcpy(p, src, bytes);
     return;
@@ -92,8 +92,8 @@ void put(const char* fn, void* dest, const void* src, size_t bytes, int pe, bool
 void get(const char* fn, void* dest, const void* src, size_t bytes, int pe, bool nbi, int stream) {
   runtime& rt = runtime::checked(fn);
   check_pe(fn, pe);
+  if (bytes == 0) return;  // nothing to move: any address will do, NULL included (1.5 Annex C)
   sym_addr s = resolve_checked(rt, fn, "source", src, bytes);
-  if (bytes == 0) return;
   if (void* p = rt.mapped(s, pe)) {
     std::memcpy(dest, p, bytes);
     return;

@@ -5,6 +5,8 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <bit>
 #include <cstdio>
 #include <cstring>
 
@@ -89,18 +91,21 @@ status runtime::start(int requested_thread_level) {
   RDSM_ASSIGN_OR_RETURN(auto addresses, boot_->allgather(net_->worker_address()));
   RDSM_TRY(net_->connect(addresses));
 
-  // Heap layout, from the symmetric origin (the first max_alignment boundary of the allocation, so every
-  // PE's origin is equally aligned): the first max_alignment bytes are reserved, then the user heap.
-  // Offsets are taken from the origin, so equal offsets are equal, equally aligned objects on every PE.
-  const size_t a = symmetric_heap::max_alignment;
-  const size_t heap_bytes = a /* slack to reach the origin */ + a /* internal */ + cfg_.symmetric_size;
+  // Heap layout, from the symmetric origin: base_alignment bytes reserved, then the user heap. The origin is
+  // the allocation's first boundary of the largest power of two the user heap can hold (2 MiB at least), the
+  // same on every PE, so every PE's user heap starts at the same place modulo any alignment shmem_align can
+  // satisfy. Offsets are taken from the origin: equal offsets are equal, equally aligned objects on every PE.
+  // The slack before the origin is address space that is never touched.
+  const size_t a = symmetric_heap::base_alignment;
+  const size_t origin_alignment = std::max(a, std::bit_floor(cfg_.symmetric_size));
+  const size_t heap_bytes = origin_alignment /* slack */ + a /* reserved */ + cfg_.symmetric_size;
   RDSM_ASSIGN_OR_RETURN(int heap_id, net_->map_region(nullptr, heap_bytes));
   RDSM_ASSIGN_OR_RETURN(int data_id, net_->map_region(reinterpret_cast<void*>(data_.start), data_.length));
   RDSM_ASSIGN_OR_RETURN(int sync_id, net_->map_region(reinterpret_cast<void*>(sync_.start), sync_.length));
   if (heap_id != heap_region || data_id != data_region || sync_id != sync_region)
     return status::error("internal: unexpected region order");
   const auto heap_raw = reinterpret_cast<uintptr_t>(net_->region(heap_region).base);
-  const uintptr_t origin = (heap_raw + a - 1) / a * a;
+  const uintptr_t origin = (heap_raw + origin_alignment - 1) / origin_alignment * origin_alignment;
   RDSM_TRY(exchange_region(heap_region, origin, a + cfg_.symmetric_size));
   RDSM_TRY(exchange_region(data_region, data_.start, data_.length));
   RDSM_TRY(exchange_region(sync_region, sync_.start, sync_.length));
@@ -117,7 +122,8 @@ status runtime::start(int requested_thread_level) {
       if (peer_data_[pe] != nullptr) mapped_[data_region][pe] = peer_data_[pe];
   }
 
-  heap_ = std::make_unique<symmetric_heap>(reinterpret_cast<void*>(user_heap_base()), cfg_.symmetric_size);
+  heap_ = std::make_unique<symmetric_heap>(reinterpret_cast<void*>(user_heap_base()), cfg_.symmetric_size,
+                                           origin_alignment);
   progress_ = std::make_unique<progress_engine>(*net_);
   // Peers reached through UCX need this PE's CPU to complete emulated operations (always over TCP).
   bool emulated = false;

@@ -79,8 +79,8 @@ class runtime {
   }
   uint64_t remote_addr(sym_addr s, int pe) const { return remote_[s.region][pe] + s.offset; }
   uintptr_t region_base(int r) const { return base_[r]; }
-  /// Where shmem_malloc's blocks begin: one max_alignment past the heap's origin (the internal words).
-  uintptr_t user_heap_base() const { return base_[heap_region] + symmetric_heap::max_alignment; }
+  /// Where shmem_malloc's blocks begin: symmetric_heap::base_alignment past the heap's origin (reserved).
+  uintptr_t user_heap_base() const { return base_[heap_region] + symmetric_heap::base_alignment; }
   size_t region_length(int r) const { return length_[r]; }
 
   /// Internal symmetric words (barrier and collective flags): the sync region.
@@ -143,6 +143,6 @@ class runtime {
 
 /// Bytes of the sync region (barrier and collective words).
 constexpr size_t internal_bytes = 128 * 1024;
-static_assert(internal_bytes <= symmetric_heap::max_alignment, "internal words must fit before the user heap");
+static_assert(internal_bytes <= symmetric_heap::base_alignment, "internal words must fit before the user heap");
 
 }  // namespace rdsm::detail

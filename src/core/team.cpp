@@ -114,16 +114,12 @@ bool team_split_strided(const char* fn, team* parent, int start, int stride, int
     RDSM_LOG_WARN("team", "%s: all %d team slots are in use; destroy unused teams", fn, team_slots);
     return false;
   }
-  if (stride < 0) {  // the same set listed upwards
-    start += (size - 1) * stride;
-    stride = -stride;
-  }
-  if (stride == 0) stride = 1;
-  const int world_start = parent->g.pe(start);
-  const int world_stride = parent->g.stride * stride;
-  const int mine = parent->g.me - start;
-  if (mine < 0 || mine % stride != 0 || mine / stride >= size) return true;  // not a member
-  *out = make_team(slot, world_start, world_stride, size, num_contexts);
+  // Team PE i is parent PE start + stride*i, whatever the sign of the stride (OpenSHMEM 1.5): a negative stride
+  // numbers the team downwards through the parent.
+  if (stride == 0) stride = 1;  // size is 1
+  const group in_parent{start, stride, size};
+  if (in_parent.index_of(parent->g.me) < 0) return true;  // not a member
+  *out = make_team(slot, parent->g.pe(start), parent->g.stride * stride, size, num_contexts);
   return true;
 }
 

@@ -45,7 +45,7 @@ void space::start(const char* fn) {
   release_mode_ = cfg.dsm_consistency != "sequential";
   page_size_ = cfg.dsm_page_size;
   const auto sys_page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
-  if (page_size_ < sys_page || (page_size_ & (page_size_ - 1)) != 0 || page_size_ > symmetric_heap::max_alignment)
+  if (page_size_ < sys_page || (page_size_ & (page_size_ - 1)) != 0 || page_size_ > symmetric_heap::base_alignment)
     fatal("%s: RDSM_DSM_PAGE_SIZE=%zu is not a power of two between the system page size (%zu) and 2 MiB; "
           "use e.g. 4K or 64K",
           fn, page_size_, sys_page);
@@ -57,7 +57,7 @@ void space::start(const char* fn) {
   char* end = nullptr;
   errno = 0;
   base_ = std::strtoull(cfg.dsm_base.c_str(), &end, 0);
-  if (errno != 0 || end == cfg.dsm_base.c_str() || *end != '\0' || base_ % symmetric_heap::max_alignment != 0)
+  if (errno != 0 || end == cfg.dsm_base.c_str() || *end != '\0' || base_ % symmetric_heap::base_alignment != 0)
     fatal("%s: RDSM_DSM_BASE=%s is not an address aligned to 2 MiB; use e.g. 0x200000000000", fn, cfg.dsm_base.c_str());
   if (!release_mode_) {
     // Sequential mode: faults are served by the progress thread (protocol.cpp).

@@ -11,11 +11,17 @@ static_assert(SHMEM_SYNC_SIZE == group_sync_longs && SHMEM_BCAST_SYNC_SIZE == gr
 
 namespace {
 
-group& team_group(const char* fn, shmem_team_t t) {
+// Runs a team collective as op(fn, group) and returns 0. On SHMEM_TEAM_INVALID it does nothing and returns
+// nonzero: 1.5 leaves that case undefined, and this lets a PE outside a sub-team pass its invalid handle on
+// while the members run the collective.
+template <class F>
+int on_team(const char* fn, shmem_team_t t, F&& op) {
   runtime::checked(fn);
+  if (t == SHMEM_TEAM_INVALID) return -1;
   group& g = core_team(fn, t)->g;
   if (g.me < 0) fatal("%s: this PE is not a member of the team", fn);
-  return g;
+  op(fn, g);
+  return 0;
 }
 
 int check_root(const char* fn, const group& g, int root) {
@@ -61,9 +67,8 @@ void combine(void* acc, const void* in, size_t n) {
 }
 
 template <class T, template <class> class Op>
-int reduce(const char* fn, group& g, T* dest, const T* source, size_t n) {
+void reduce(const char* fn, group& g, T* dest, const T* source, size_t n) {
   group_reduce(fn, g, dest, source, n, sizeof(T), &combine<T, Op>);
-  return 0;
 }
 
 }  // namespace
@@ -71,56 +76,55 @@ int reduce(const char* fn, group& g, T* dest, const T* source, size_t n) {
 extern "C" {
 
 int shmem_broadcastmem(shmem_team_t team, void* dest, const void* source, size_t nelems, int PE_root) {
-  group& g = team_group(__func__, team);
-  group_broadcast(__func__, g, dest, source, nelems, check_root(__func__, g, PE_root), true);
-  return 0;
+  return on_team(__func__, team, [&](const char* fn, group& g) {
+    group_broadcast(fn, g, dest, source, nelems, check_root(fn, g, PE_root), true);
+  });
 }
 int shmem_collectmem(shmem_team_t team, void* dest, const void* source, size_t nelems) {
-  group_collect(__func__, team_group(__func__, team), dest, source, nelems);
-  return 0;
+  return on_team(__func__, team, [&](const char* fn, group& g) { group_collect(fn, g, dest, source, nelems); });
 }
 int shmem_fcollectmem(shmem_team_t team, void* dest, const void* source, size_t nelems) {
-  group_fcollect(__func__, team_group(__func__, team), dest, source, nelems);
-  return 0;
+  return on_team(__func__, team, [&](const char* fn, group& g) { group_fcollect(fn, g, dest, source, nelems); });
 }
 int shmem_alltoallmem(shmem_team_t team, void* dest, const void* source, size_t nelems) {
-  group_alltoall(__func__, team_group(__func__, team), dest, source, nelems);
-  return 0;
+  return on_team(__func__, team, [&](const char* fn, group& g) { group_alltoall(fn, g, dest, source, nelems); });
 }
 int shmem_alltoallsmem(shmem_team_t team, void* dest, const void* source, ptrdiff_t dst, ptrdiff_t sst,
                        size_t nelems) {
-  group_alltoalls(__func__, team_group(__func__, team), dest, source, dst, sst, nelems, 1);
-  return 0;
+  return on_team(__func__, team,
+                 [&](const char* fn, group& g) { group_alltoalls(fn, g, dest, source, dst, sst, nelems, 1); });
 }
 
 #define RDSM_DEF_COLL(T, N)                                                                                 \
   int shmem_##N##_broadcast(shmem_team_t team, T* dest, const T* source, size_t nelems, int PE_root) {      \
-    group& g = team_group(__func__, team);                                                                  \
-    group_broadcast(__func__, g, dest, source, nelems * sizeof(T), check_root(__func__, g, PE_root), true); \
-    return 0;                                                                                               \
+    return on_team(__func__, team, [&](const char* fn, group& g) {                                          \
+      group_broadcast(fn, g, dest, source, nelems * sizeof(T), check_root(fn, g, PE_root), true);           \
+    });                                                                                                     \
   }                                                                                                         \
   int shmem_##N##_collect(shmem_team_t team, T* dest, const T* source, size_t nelems) {                    \
-    group_collect(__func__, team_group(__func__, team), dest, source, nelems * sizeof(T));                  \
-    return 0;                                                                                               \
+    return on_team(__func__, team,                                                                          \
+                   [&](const char* fn, group& g) { group_collect(fn, g, dest, source, nelems * sizeof(T)); }); \
   }                                                                                                         \
   int shmem_##N##_fcollect(shmem_team_t team, T* dest, const T* source, size_t nelems) {                   \
-    group_fcollect(__func__, team_group(__func__, team), dest, source, nelems * sizeof(T));                 \
-    return 0;                                                                                               \
+    return on_team(__func__, team,                                                                          \
+                   [&](const char* fn, group& g) { group_fcollect(fn, g, dest, source, nelems * sizeof(T)); }); \
   }                                                                                                         \
   int shmem_##N##_alltoall(shmem_team_t team, T* dest, const T* source, size_t nelems) {                   \
-    group_alltoall(__func__, team_group(__func__, team), dest, source, nelems * sizeof(T));                 \
-    return 0;                                                                                               \
+    return on_team(__func__, team,                                                                          \
+                   [&](const char* fn, group& g) { group_alltoall(fn, g, dest, source, nelems * sizeof(T)); }); \
   }                                                                                                         \
   int shmem_##N##_alltoalls(shmem_team_t team, T* dest, const T* source, ptrdiff_t dst, ptrdiff_t sst,      \
                             size_t nelems) {                                                                \
-    group_alltoalls(__func__, team_group(__func__, team), dest, source, dst, sst, nelems, sizeof(T));       \
-    return 0;                                                                                               \
+    return on_team(__func__, team, [&](const char* fn, group& g) {                                          \
+      group_alltoalls(fn, g, dest, source, dst, sst, nelems, sizeof(T));                                    \
+    });                                                                                                     \
   }
 RDSM_SHMEM_RMA_TYPES(RDSM_DEF_COLL)
 
 #define RDSM_DEF_REDUCE(T, N, OP)                                                                           \
   int shmem_##N##_##OP##_reduce(shmem_team_t team, T* dest, const T* source, size_t nreduce) {             \
-    return reduce<T, op_##OP>(__func__, team_group(__func__, team), dest, source, nreduce);                 \
+    return on_team(__func__, team,                                                                          \
+                   [&](const char* fn, group& g) { reduce<T, op_##OP>(fn, g, dest, source, nreduce); });    \
   }
 #define RDSM_DEF_REDUCE_BITWISE(T, N) RDSM_DEF_REDUCE(T, N, and) RDSM_DEF_REDUCE(T, N, or) RDSM_DEF_REDUCE(T, N, xor)
 #define RDSM_DEF_REDUCE_MINMAX(T, N) RDSM_DEF_REDUCE(T, N, max) RDSM_DEF_REDUCE(T, N, min)

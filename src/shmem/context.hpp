@@ -19,12 +19,25 @@ struct rdsm_ctx {
   int stream;
 };
 
+/// Opens every routine that takes a context `ctx` and returns R: on SHMEM_CTX_INVALID OpenSHMEM performs no
+/// operation, so the routine returns at once (a fetching routine returns zero, a get leaves dest alone).
+#define RDSM_CTX_INVALID_RETURN(R)                                              \
+  do {                                                                          \
+    if (ctx == SHMEM_CTX_INVALID) return rdsm::detail::no_result<R>();          \
+  } while (0)
+
 namespace rdsm::detail {
 
-/// The world PE of `pe` on `ctx`'s team; ends the job naming `fn` when `pe` is outside the team.
+/// What a routine returns when it performs no operation: nothing, or zero.
+template <class R>
+R no_result() {
+  return R();
+}
+
+/// The world PE of `pe` on `ctx`'s team (ctx is not SHMEM_CTX_INVALID); ends the job naming `fn` when `pe` is
+/// outside the team.
 inline int ctx_pe(const char* fn, shmem_ctx_t ctx, int pe) {
   if (ctx == SHMEM_CTX_DEFAULT) return pe;  // world numbering; checked by the operation
-  if (ctx == SHMEM_CTX_INVALID) fatal("%s: ctx is SHMEM_CTX_INVALID; create it with shmem_ctx_create", fn);
   const group& g = ctx->team->core->g;
   if (pe < 0 || pe >= g.size)
     fatal("%s: pe %d out of range [0, %d) of the context's team; use a PE number of that team", fn, pe, g.size);
@@ -34,7 +47,7 @@ inline int ctx_pe(const char* fn, shmem_ctx_t ctx, int pe) {
 /// Points SHMEM_TEAM_WORLD and SHMEM_TEAM_SHARED at the core's teams; called once by shmem_init.
 void bind_predefined_teams();
 
-/// The transport stream of a context (0 for the default context).
+/// The transport stream of a context (0 for the default context; ctx is not SHMEM_CTX_INVALID).
 inline int ctx_stream(shmem_ctx_t ctx) { return ctx == SHMEM_CTX_DEFAULT ? 0 : ctx->stream; }
 
 /// The core team behind a handle; ends the job naming `fn` for SHMEM_TEAM_INVALID.

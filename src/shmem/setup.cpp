@@ -94,11 +94,17 @@ void* shmem_calloc(size_t count, size_t size) {
 }
 
 void* shmem_align(size_t alignment, size_t size) {
-  if (alignment == 0 || (alignment & (alignment - 1)) != 0)
-    fatal("shmem_align: alignment %zu is not a power of two", alignment);
-  if (alignment > symmetric_heap::max_alignment) {
-    RDSM_LOG_WARN("heap", "shmem_align: alignment %zu exceeds the largest supported, %zu; returning NULL", alignment,
-                  symmetric_heap::max_alignment);
+  runtime& rt = runtime::checked(__func__);
+  // An alignment the heap cannot give is no error: every PE returns NULL (the call stays collective) and PE 0
+  // says why once. The specification leaves a non-power-of-two undefined.
+  const size_t largest = rt.heap().max_alignment();
+  const bool power_of_two = alignment != 0 && (alignment & (alignment - 1)) == 0;
+  if (!power_of_two || alignment > largest) {
+    if (rt.my_pe() == 0 && power_of_two)
+      RDSM_LOG_WARN("heap", "shmem_align: alignment %zu exceeds the largest the symmetric heap can hold, %zu; "
+                    "returning NULL (raise SHMEM_SYMMETRIC_SIZE)", alignment, largest);
+    else if (rt.my_pe() == 0)
+      RDSM_LOG_WARN("heap", "shmem_align: alignment %zu is not a power of two; returning NULL", alignment);
     return nullptr;
   }
   return sym_allocate(__func__, size, alignment, false);

@@ -1,6 +1,8 @@
 // OpenSHMEM ordering, barriers, point-to-point waiting, signals and locks.
 #include "core/sync.hpp"
 
+#include <atomic>
+#include <cstddef>
 #include <cstdint>
 
 #include "core/rma.hpp"
@@ -35,11 +37,28 @@ int test_all(const char* fn, T* ivars, size_t n, const int* status, int cmp, con
   return 1;
 }
 
+// Where the next _any search of an array starts: one past the index the previous search of that array returned,
+// so a series of calls returns every satisfied index in turn (OpenSHMEM 1.5 §9.10), not the lowest each time.
+// Per PE, in slots picked by the array's address (arrays that share a slot share only where they start);
+// relaxed atomics, as threads may search arrays at once. _some needs none: it returns every satisfied index.
+constexpr size_t any_slots = 64;
+std::atomic<size_t> g_any_next[any_slots];
+
+std::atomic<size_t>& any_next(const void* ivars) {
+  return g_any_next[(reinterpret_cast<uintptr_t>(ivars) / alignof(std::max_align_t)) % any_slots];
+}
+
 template <class T>
 size_t test_any(const char* fn, T* ivars, size_t n, const int* status, int cmp, const T* values, T value) {
   check_cmp(fn, cmp);
-  for (size_t i = 0; i < n; ++i)
-    if (included(status, i) && satisfied(ivars, i, cmp, values, value)) return i;
+  if (n == 0) return SIZE_MAX;
+  std::atomic<size_t>& next = any_next(ivars);
+  const size_t first = next.load(std::memory_order_relaxed) % n;
+  for (size_t k = 0, i = first; k < n; ++k, i = i + 1 == n ? 0 : i + 1)
+    if (included(status, i) && satisfied(ivars, i, cmp, values, value)) {
+      next.store(i + 1, std::memory_order_relaxed);
+      return i;
+    }
   return SIZE_MAX;
 }
 

@@ -65,6 +65,10 @@ int shmem_team_translate_pe(shmem_team_t src_team, int src_pe, shmem_team_t dest
 
 int shmem_team_split_strided(shmem_team_t parent_team, int start, int stride, int size,
                              const shmem_team_config_t* config, long config_mask, shmem_team_t* new_team) {
+  if (parent_team == SHMEM_TEAM_INVALID) {  // 1.5: no team is created; the other PEs do not wait for this one
+    *new_team = SHMEM_TEAM_INVALID;
+    return -1;
+  }
   team* out = nullptr;
   bool ok = team_split_strided(__func__, bind(__func__, parent_team), start, stride, size,
                                num_contexts(config, config_mask), &out);
@@ -75,6 +79,10 @@ int shmem_team_split_strided(shmem_team_t parent_team, int start, int stride, in
 int shmem_team_split_2d(shmem_team_t parent_team, int xrange, const shmem_team_config_t* xaxis_config,
                         long xaxis_mask, shmem_team_t* xaxis_team, const shmem_team_config_t* yaxis_config,
                         long yaxis_mask, shmem_team_t* yaxis_team) {
+  if (parent_team == SHMEM_TEAM_INVALID) {  // as for shmem_team_split_strided
+    *xaxis_team = *yaxis_team = SHMEM_TEAM_INVALID;
+    return -1;
+  }
   team *x = nullptr, *y = nullptr;
   bool ok = team_split_2d(__func__, bind(__func__, parent_team), xrange, num_contexts(xaxis_config, xaxis_mask), &x,
                           num_contexts(yaxis_config, yaxis_mask), &y);
@@ -97,6 +105,7 @@ void* shmem_team_ptr(shmem_team_t team, const void* dest, int pe) {
 }
 
 int shmem_team_sync(shmem_team_t team) {
+  if (team == SHMEM_TEAM_INVALID) return -1;  // no operation, as for the team collectives
   group_sync(__func__, bind(__func__, team)->g);
   return 0;
 }
@@ -128,12 +137,22 @@ void shmem_ctx_destroy(shmem_ctx_t ctx) {
 }
 
 int shmem_ctx_get_team(shmem_ctx_t ctx, shmem_team_t* team) {
-  if (ctx == SHMEM_CTX_INVALID || team == nullptr) return -1;
+  if (team == nullptr) return -1;
+  if (ctx == SHMEM_CTX_INVALID) {  // 1.5: the team handle becomes SHMEM_TEAM_INVALID too
+    *team = SHMEM_TEAM_INVALID;
+    return -1;
+  }
   *team = ctx->team;
   return 0;
 }
 
-void shmem_ctx_fence(shmem_ctx_t ctx) { fence(ctx_stream(ctx)); }
-void shmem_ctx_quiet(shmem_ctx_t ctx) { quiet(ctx_stream(ctx)); }
+void shmem_ctx_fence(shmem_ctx_t ctx) {
+  RDSM_CTX_INVALID_RETURN(void);
+  fence(ctx_stream(ctx));
+}
+void shmem_ctx_quiet(shmem_ctx_t ctx) {
+  RDSM_CTX_INVALID_RETURN(void);
+  quiet(ctx_stream(ctx));
+}
 
 }  // extern "C"

@@ -17,8 +17,6 @@ int main(int argc, char **argv) {
     shmem_broadcast64(dst, src, 4, -1, 0, 0, n, psync);
   } else if (strcmp(mode, "bad_active_set") == 0) {
     shmem_barrier(0, 1, n, psync); /* PEs 0, 2, .., 2(n-1): past the world */
-  } else if (strcmp(mode, "invalid_team") == 0) {
-    shmem_long_sum_reduce(SHMEM_TEAM_INVALID, dst, src, 4);
   } else if (strcmp(mode, "ctx_pe_outside_team") == 0) {
     shmem_team_t t;
     shmem_ctx_t ctx;

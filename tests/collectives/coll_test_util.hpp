@@ -66,6 +66,12 @@ inline std::vector<team_case> make_team_cases() {
     for (int i = 0; i < size; ++i) s.members.push_back(1 + 2 * i);
     cases.push_back(s);
   }
+  if (n >= 2) {
+    team_case r{"reversed", SHMEM_TEAM_INVALID, {}, true};  // team PE i is world PE n-1-i
+    EXPECT_EQ(shmem_team_split_strided(SHMEM_TEAM_WORLD, n - 1, -1, n, nullptr, 0, &r.team), 0);
+    for (int i = 0; i < n; ++i) r.members.push_back(n - 1 - i);
+    cases.push_back(r);
+  }
   team_case x{"row", SHMEM_TEAM_INVALID, {}, true}, y{"column", SHMEM_TEAM_INVALID, {}, true};
   EXPECT_EQ(shmem_team_split_2d(SHMEM_TEAM_WORLD, 2, nullptr, 0, &x.team, nullptr, 0, &y.team), 0);
   const int row = me() / 2, col = me() % 2;

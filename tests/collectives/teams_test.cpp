@@ -123,17 +123,34 @@ TEST(Teams, SplitStridedSizeOneWithStrideZero) {
   shmem_team_destroy(t);
 }
 
-TEST(Teams, SplitStridedNegativeStrideSelectsTheSameSet) {
+TEST(Teams, SplitStridedNegativeStrideNumbersTheTeamDownwards) {
+  // Team PE i is parent PE start + stride*i: with a negative stride the team runs downwards through the parent.
   const int n = npes();
-  if (n < 2) GTEST_SKIP() << "needs 2 PEs";
-  // start n-1, stride -2: world PEs n-1, n-3, ... . The implementation lists them in ascending order.
-  const int size = (n + 1) / 2;
-  shmem_team_t t = SHMEM_TEAM_INVALID;
-  ASSERT_EQ(shmem_team_split_strided(SHMEM_TEAM_WORLD, n - 1, -2, size, nullptr, 0, &t), 0);
-  std::vector<int> members;
-  for (int i = size - 1; i >= 0; --i) members.push_back(n - 1 - 2 * i);
-  check_team(t, members, "negative stride");
-  shmem_team_destroy(t);
+  struct args {
+    int start, stride, size;
+  };
+  const args shapes[] = {{n - 1, -1, n}, {n - 1, -2, (n + 1) / 2}, {n - 2, -1, n - 1}, {n - 1, -3, (n + 2) / 3}};
+  for (const args& a : shapes) {
+    if (a.size < 1 || a.start < 0) continue;
+    shmem_team_t t = SHMEM_TEAM_INVALID;
+    ASSERT_EQ(shmem_team_split_strided(SHMEM_TEAM_WORLD, a.start, a.stride, a.size, nullptr, 0, &t), 0);
+    std::vector<int> members;
+    for (int i = 0; i < a.size; ++i) members.push_back(a.start + a.stride * i);
+    const std::string what =
+        "start " + std::to_string(a.start) + " stride " + std::to_string(a.stride) + " size " + std::to_string(a.size);
+    check_team(t, members, what.c_str());
+    if (t != SHMEM_TEAM_INVALID && a.stride == -1 && a.size == n) {
+      // A split of the reversed team counts in its numbering: team PEs 0, 2, .. are world PEs n-1, n-3, ..
+      shmem_team_t child = SHMEM_TEAM_INVALID;
+      ASSERT_EQ(shmem_team_split_strided(t, 0, 2, (n + 1) / 2, nullptr, 0, &child), 0);
+      std::vector<int> cm;
+      for (int i = 0; i < (n + 1) / 2; ++i) cm.push_back(n - 1 - 2 * i);
+      check_team(child, cm, "every other PE of the reversed world");
+      shmem_team_destroy(child);
+    }
+    shmem_team_destroy(t);
+    shmem_barrier_all();
+  }
 }
 
 TEST(Teams, SplitStridedInvalidArgumentsFailEverywhereWithoutHanging) {

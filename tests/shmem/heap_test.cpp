@@ -130,6 +130,33 @@ TEST(Heap, AlignHonoursAlignmentAndStaysSymmetric) {
   shmem_free(pad);
 }
 
+TEST(Heap, AlignBeyondTwoMibIsHonouredAndSymmetric) {
+  // Any power of two the heap can hold (the default heap is 512 MiB), not only up to 2 MiB.
+  void* pad = shmem_malloc(8);
+  for (size_t a : {size_t{4} << 20, size_t{8} << 20, size_t{64} << 20, size_t{256} << 20}) {
+    void* p = shmem_align(a, 100);
+    ASSERT_NE(p, nullptr) << a;
+    EXPECT_EQ(reinterpret_cast<uintptr_t>(p) % a, 0u) << "alignment " << a;
+    expect_symmetric(p, "align beyond 2 MiB");
+    expect_usable(p, 100, "align beyond 2 MiB");
+    shmem_free(p);
+  }
+  shmem_free(pad);
+}
+
+TEST(Heap, AlignOfZeroNonPowerOfTwoOrBeyondTheHeapReturnsNull) {
+  // NULL on every PE (PE 0 warns once) rather than the end of the job; the heap stays usable.
+  EXPECT_EQ(shmem_align(0, 64), nullptr);
+  EXPECT_EQ(shmem_align(48, 64), nullptr);
+  EXPECT_EQ(shmem_align(3, 8), nullptr);
+  EXPECT_EQ(shmemalign(24, 8), nullptr);
+  EXPECT_EQ(shmem_align(size_t{1} << 40, 8), nullptr);  // more than the heap holds
+  void* p = shmem_align(64, 64);
+  ASSERT_NE(p, nullptr);
+  expect_symmetric(p, "align after refusals");
+  shmem_free(p);
+}
+
 TEST(Heap, ReallocKeepsContentsWhenGrowingAndShrinking) {
   const size_t n0 = 100;
   auto* a = static_cast<int*>(shmem_malloc(n0 * sizeof(int)));

@@ -40,6 +40,23 @@ TEST(SymmetricHeap, SameSequenceSameOffsets) {
   }
 }
 
+TEST(SymmetricHeap, AlignsAddressesOfBasesEqualModuloTheMaximum) {
+  // Bases 64 bytes past a 4096 boundary on both "PEs", maximum 4096: blocks are aligned by address and sit at
+  // equal offsets; a larger alignment is refused.
+  alignas(4096) static char other[1 << 20];
+  symmetric_heap a(arena + 64, sizeof arena - 64, 4096), b(other + 64, sizeof other - 64, 4096);
+  EXPECT_EQ(a.max_alignment(), 4096u);
+  for (size_t align : {size_t{128}, size_t{1024}, size_t{4096}}) {
+    void* pa = a.allocate(100, align);
+    void* pb = b.allocate(100, align);
+    ASSERT_NE(pa, nullptr);
+    ASSERT_NE(pb, nullptr);
+    EXPECT_EQ(reinterpret_cast<uintptr_t>(pa) % align, 0u) << align;
+    EXPECT_EQ(static_cast<char*>(pa) - arena, static_cast<char*>(pb) - other) << align;
+  }
+  EXPECT_EQ(a.allocate(100, 8192), nullptr);
+}
+
 TEST(SymmetricHeap, FreeingEverythingCoalesces) {
   symmetric_heap h(arena, sizeof arena);
   std::vector<void*> blocks;
