@@ -55,12 +55,13 @@ void release_protocol::fault(uint32_t page, bool write) {
     fetch_copies(page, prefetch_run(page), page_state::shared);
     return;
   }
-  // A write: the copy (fetched now, or the one held) becomes the twin, and the page opens read-write with
-  // a single mprotect.
-  if (s == page_state::invalid) fetch_copies(page, 1, page_state::modified);
+  // A write: the copy (fetched now into the frame, still unmapped, or the one held) becomes the twin, and
+  // only then does the page open read-write. Mapped any earlier, another thread's store could land before
+  // the twin is taken and be in both: never sent (model/release.pml, BUG_TWIN_AFTER_MAP).
+  if (s == page_state::invalid) fetch_copies(page, 1, page_state::invalid);
   make_twin(page);
   dirty_.push_back(page);
-  if (s != page_state::invalid) pages_.protect(page, 1, page_state::modified);
+  pages_.protect(page, 1, page_state::modified);
 }
 
 uint32_t release_protocol::prefetch_run(uint32_t page) const {
@@ -98,7 +99,7 @@ void release_protocol::fetch_copies(uint32_t page, uint32_t n, page_state opened
   populate(frames_ready_, pages_.frame(0), page, n);
   mem_.read(h, pages_.frame_offset(page), pages_.frame(page), static_cast<size_t>(n) * pages_.page_size());
   stats_.fetches.fetch_add(n, std::memory_order_relaxed);
-  pages_.protect(page, n, opened);
+  if (opened != page_state::invalid) pages_.protect(page, n, opened);  // invalid: the caller maps them
 }
 
 void release_protocol::populate(std::vector<uint8_t>& ready, char* base, uint32_t page, uint32_t n) {

@@ -29,7 +29,7 @@ class release_protocol {
   void forget(uint32_t first, uint32_t n);
 
  private:
-  void fetch_copies(uint32_t page, uint32_t n, page_state opened);
+  void fetch_copies(uint32_t page, uint32_t n, page_state opened);  // opened invalid: left unmapped
   uint32_t prefetch_run(uint32_t page) const;
   void make_twin(uint32_t page);
   void populate(std::vector<uint8_t>& ready, char* base, uint32_t page, uint32_t n);
