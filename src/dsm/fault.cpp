@@ -12,7 +12,6 @@
 #include <ucontext.h>
 #include <unistd.h>
 
-#include <algorithm>
 #include <cerrno>
 #include <climits>
 #include <cstring>
@@ -128,11 +127,7 @@ void space::on_fault(uint32_t page, bool write) {
 void space::copy_read_only(uint32_t page) {
   if (state(page) != page_state::invalid) return;  // another thread copied it first
   const int32_t h = home(page);
-  const uint32_t most = mem_->near(h) ? prefetch_ : std::max(prefetch_, far_read_only_prefetch);
-  uint32_t n = 1;  // and the following read-only pages of the same home not held, up to the prefetch
-  while (n < most && page + n < n_pages_ && home(page + n) == h &&
-         pages_->advice(page + n) == RDSM_DSM_READ_ONLY && state(page + n) == page_state::invalid)
-    ++n;
+  const uint32_t n = pages_->read_run(page, prefetch_, mem_->near(h));
   mem_->read(h, frame_offset(page), frame(page), static_cast<size_t>(n) * page_size_);
   stats_.fetches.fetch_add(n, std::memory_order_relaxed);
   protect(page, n, page_state::shared);

@@ -3,6 +3,7 @@
 
 #include <sys/mman.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 
@@ -33,6 +34,16 @@ void page_table::protect_runs(const std::vector<uint32_t>& pages, page_state s) 
     protect(pages[i], static_cast<uint32_t>(j - i), s);
     i = j;
   }
+}
+
+uint32_t page_table::read_run(uint32_t page, uint32_t prefetch, bool near) const {
+  constexpr uint32_t far_read_only = 32;
+  const uint32_t most = advice_[page] == RDSM_DSM_READ_ONLY && !near ? std::max(prefetch, far_read_only) : prefetch;
+  uint32_t n = 1;
+  while (n < most && page + n < n_pages_ && homes_[page + n] == homes_[page] && advice_[page + n] == advice_[page] &&
+         state(page + n) == page_state::invalid)
+    ++n;
+  return n;
 }
 
 }  // namespace rdsm::detail::dsm

@@ -15,10 +15,6 @@ enum class page_state : uint8_t { invalid, shared, modified };
 
 enum : int32_t { no_pe = -1, home_undecided = -2 };
 
-/// Pages a read fault on a read-only page of a home on another host copies at most (at least the
-/// prefetch): such pages never go stale, and a round trip there costs more than the extra bytes.
-constexpr uint32_t far_read_only_prefetch = 32;
-
 /// Event counts of one PE (rdsm_dsm_stats).
 struct counters {
   std::atomic<uint64_t> read_faults{0}, write_faults{0}, fetches{0}, invalidations{0}, write_backs{0}, diffs{0},
@@ -47,6 +43,11 @@ class page_table {
   char* twin(uint32_t page) const { return twins_ + (static_cast<size_t>(page) << shift_); }
   /// The frame's offset in a PE's DSM region (the same in every PE).
   uint64_t frame_offset(uint32_t page) const { return static_cast<uint64_t>(page) << shift_; }
+
+  /// Pages a read fault on `page` copies at once (1 at least): it and the following pages of the same
+  /// home and advice that are invalid here, up to `prefetch` in all; read-only pages of a home on another
+  /// host (`near` false) up to 32, as they never go stale and a round trip there costs more than the bytes.
+  uint32_t read_run(uint32_t page, uint32_t prefetch, bool near) const;
 
   int32_t home(uint32_t page) const { return homes_[page]; }
   void set_home(uint32_t page, int32_t pe) { homes_[page] = pe; }

@@ -52,7 +52,7 @@ void release_protocol::fault(uint32_t page, bool write) {
   }
   const bool writes = write || pages_.advice(page) == RDSM_DSM_MIGRATORY;
   if (!writes) {
-    fetch_copies(page, prefetch_run(page), page_state::shared);
+    fetch_copies(page, pages_.read_run(page, prefetch_, mem_.near(pages_.home(page))), page_state::shared);
     return;
   }
   // A write: the copy (fetched now into the frame, still unmapped, or the one held) becomes the twin, and
@@ -62,20 +62,6 @@ void release_protocol::fault(uint32_t page, bool write) {
   make_twin(page);
   dirty_.push_back(page);
   pages_.protect(page, 1, page_state::modified);
-}
-
-uint32_t release_protocol::prefetch_run(uint32_t page) const {
-  // Following pages of the same home and advice that this PE does not hold: one copy, one mprotect.
-  // Read-only pages from another host come in longer runs: they never go stale, and a round trip there
-  // costs more than the extra bytes.
-  const uint32_t most = pages_.advice(page) == RDSM_DSM_READ_ONLY && !mem_.near(pages_.home(page))
-                            ? std::max(prefetch_, far_read_only_prefetch)
-                            : prefetch_;
-  uint32_t n = 1;
-  while (n < most && page + n < pages_.pages() && pages_.home(page + n) == pages_.home(page) &&
-         pages_.advice(page + n) == pages_.advice(page) && pages_.state(page + n) == page_state::invalid)
-    ++n;
-  return n;
 }
 
 void release_protocol::fetch_copies(uint32_t page, uint32_t n, page_state opened) {
@@ -260,7 +246,6 @@ void release_protocol::drop_stale(std::vector<uint32_t>& stale) {
   // copy that was writable opens again with a new twin.
   std::vector<uint32_t> dropped, reopened;
   uint64_t refreshed = 0;
-  bool reading = false;
   for (size_t i = 0; i < stale.size();) {
     const uint32_t page = stale[i];
     const int h = pages_.home(page);
@@ -278,12 +263,11 @@ void release_protocol::drop_stale(std::vector<uint32_t>& stale) {
     const size_t bytes = static_cast<size_t>(n) * pages_.page_size();
     if (near) mem_.read(h, pages_.frame_offset(page), pages_.frame(page), bytes);
     else mem_.read_nbi(h, pages_.frame_offset(page), pages_.frame(page), bytes);
-    reading = reading || !near;
     refreshed += n;
     for (; i < j; ++i)
       if (std::binary_search(written.begin(), written.end(), stale[i])) reopened.push_back(stale[i]);
   }
-  if (reading) mem_.flush();
+  mem_.flush();  // the far refreshes have landed
   for (uint32_t page : reopened) make_twin(page);
   stats_.fetches.fetch_add(refreshed, std::memory_order_relaxed);
   pages_.protect_runs(dropped, page_state::invalid);

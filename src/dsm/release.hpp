@@ -30,7 +30,6 @@ class release_protocol {
 
  private:
   void fetch_copies(uint32_t page, uint32_t n, page_state opened);  // opened invalid: left unmapped
-  uint32_t prefetch_run(uint32_t page) const;
   void make_twin(uint32_t page);
   void populate(std::vector<uint8_t>& ready, char* base, uint32_t page, uint32_t n);
   size_t write_diff(uint32_t page);
