@@ -28,7 +28,8 @@ struct rdsm_ctx {
 
 namespace rdsm::detail {
 
-/// What a routine returns when it performs no operation: nothing, or zero.
+/// What a routine returns when it performs no operation: nothing, or zero (a template, as `R()` is no
+/// expression for type names of several words such as `unsigned long`).
 template <class R>
 R no_result() {
   return R();
