@@ -4,7 +4,7 @@ install(TARGETS rdsm EXPORT rdsmTargets LIBRARY DESTINATION ${CMAKE_INSTALL_LIBD
 install(DIRECTORY include/mpp DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 install(FILES include/shmem.h include/shmem_generic.h include/shmem_collectives.h include/shmem_cxx.h
               include/shmemx.h DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
-install(DIRECTORY include/rdsm DESTINATION ${CMAKE_INSTALL_INCLUDEDIR} FILES_MATCHING PATTERN "*.hpp")
+install(DIRECTORY include/rdsm DESTINATION ${CMAKE_INSTALL_INCLUDEDIR} FILES_MATCHING PATTERN "*.hpp" PATTERN "*.h")
 install(EXPORT rdsmTargets NAMESPACE rdsm:: DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/rdsm)
 configure_package_config_file(cmake/rdsmConfig.cmake.in ${PROJECT_BINARY_DIR}/rdsmConfig.cmake
                               INSTALL_DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/rdsm)

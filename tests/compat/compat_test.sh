@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds an unmodified OpenSHMEM program three ways and runs each with the launcher:
-# with the build tree's rdsmcc, and after `cmake --install` with find_package(rdsm) and with pkg-config.
+# with the build tree's rdsmcc, and after `cmake --install` with find_package(rdsm) and with pkg-config;
+# then checks that every public header is installed and builds a DSM program from the prefix alone.
 set -euo pipefail
 build=$1 src=$(cd "$(dirname "$0")" && pwd)
 work=$(mktemp -d)
@@ -27,4 +28,10 @@ cc "$src/generic_c11.c" -o "$work/prog_pc" $(PKG_CONFIG_PATH=$pcdir pkg-config -
 "$work/prefix/bin/rdsmcc" "$src/generic_c11.c" -o "$work/prog_installed"
 "$work/prefix/bin/rdsmrun" -n 2 --timeout 30 "$work/prog_installed" | grep -x "generic_c11: ok"
 "$work/prefix/bin/rdsm-info" | head -1 | grep -q "^rdsm "
+
+echo "== every public header is installed, and rdsm's C DSM face builds from the prefix alone"
+diff <(cd "$src/../../include" && find . -name '*.h' -o -name '*.hpp' | sort) \
+     <(cd "$work/prefix/include" && find . \( -name '*.h' -o -name '*.hpp' \) ! -name pshmem.h | sort)
+"$work/prefix/bin/rdsmcc" -std=c11 -Wall -Werror "$src/dsm_c.c" -o "$work/prog_dsm"
+"$work/prefix/bin/rdsmrun" -n 2 --timeout 30 "$work/prog_dsm" | grep -x "dsm_c: ok"
 echo "compat: all builds ran correctly"
