@@ -83,6 +83,7 @@ void bench_limits(int me, int at_end);      /* machine limits, outside SHMEM */
 double bench_clx_ns(int reps, long iters);  /* median one-way cache-line transfer, threads on CPU 0 and 1 */
 void bench_rma_init(void);                  /* allocates the heap buffers (collective) */
 void bench_rma(int me, const char *which);  /* put/get latency and bandwidth: heap and globals */
+void bench_align(int me);                   /* the same from private buffers at page offsets 0, 16, 64, 2048 */
 void bench_amo(int me);
 void bench_signal(int me);
 void bench_barrier(int me);

@@ -9,14 +9,14 @@
 #include <string.h>
 #include <unistd.h>
 
-static const char *const k_all[] = {"put_lat", "get_lat", "put_bw",    "get_bw",   "amo",
-                                    "signal",  "barrier", "broadcast", "fcollect", "alltoall", "reduce"};
+static const char *const k_all[] = {"put_lat", "get_lat",   "put_bw",   "get_bw",   "align",  "amo",
+                                    "signal",  "barrier",   "broadcast", "fcollect", "alltoall", "reduce"};
 #define N_ALL (sizeof k_all / sizeof *k_all)
 
 static void usage(FILE *f) {
   fprintf(f,
           "usage: shmem_bench [options] [bench...]   (run with 2 PEs: PE 0 measures against PE 1)\n"
-          "benches: put_lat get_lat put_bw get_bw amo signal barrier broadcast fcollect alltoall reduce\n"
+          "benches: put_lat get_lat put_bw get_bw align amo signal barrier broadcast fcollect alltoall reduce\n"
           "         (default: all; coll: the last four); the machine's limits (memcpy, cache-line transfer,\n"
           "         contended atomic, page fault, SIGSEGV) are always measured\n"
           "  --quick          few sizes and samples (tests)\n"
@@ -124,6 +124,8 @@ int main(int argc, char **argv) {
     const char *b = k_all[k];
     if (!strcmp(b, "amo"))
       bench_amo(me);
+    else if (!strcmp(b, "align"))
+      bench_align(me);
     else if (!strcmp(b, "signal"))
       bench_signal(me);
     else if (!strcmp(b, "barrier"))

@@ -11,6 +11,7 @@
 #include <cstring>
 #include <vector>
 
+#include "common/copy.hpp"
 #include "common/log.hpp"
 #include "core/progress.hpp"
 #include "core/rma.hpp"
@@ -61,7 +62,10 @@ char* at(void* base, size_t offset) { return static_cast<char*>(base) + offset; 
 const char* at(const void* base, size_t offset) { return static_cast<const char*>(base) + offset; }
 
 void copy_local(void* dest, const void* source, size_t bytes) {
-  if (dest != source && bytes > 0) std::memmove(dest, source, bytes);
+  if (dest == source || bytes == 0) return;
+  const auto d = reinterpret_cast<uintptr_t>(dest), s = reinterpret_cast<uintptr_t>(source);
+  if (d + bytes <= s || s + bytes <= d) copy_bytes(dest, source, bytes);
+  else std::memmove(dest, source, bytes);
 }
 
 }  // namespace

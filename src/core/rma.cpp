@@ -5,6 +5,7 @@
 #include <cstring>
 #include <vector>
 
+#include "common/copy.hpp"
 #include "common/log.hpp"
 #include "core/runtime.hpp"
 
@@ -76,7 +77,7 @@ void put(const char* fn, void* dest, const void* src, size_t bytes, int pe, bool
   if (bytes == 0) return;  // nothing to move: any address will do, NULL included (1.5 Annex C)
   sym_addr s = resolve_checked(rt, fn, "dest", dest, bytes);
   if (void* p = rt.mapped(s, pe)) {
-    std::memcpy(p, src, bytes);
+    copy_bytes(p, src, bytes);
     return;
   }
   if (rt.in_faulting_range(src, bytes)) {  // DSM memory: copied (and faulted in) here, outside UCX
@@ -95,7 +96,7 @@ void get(const char* fn, void* dest, const void* src, size_t bytes, int pe, bool
   if (bytes == 0) return;  // nothing to move: any address will do, NULL included (1.5 Annex C)
   sym_addr s = resolve_checked(rt, fn, "source", src, bytes);
   if (void* p = rt.mapped(s, pe)) {
-    std::memcpy(dest, p, bytes);
+    copy_bytes(dest, p, bytes);
     return;
   }
   if (rt.in_faulting_range(dest, bytes)) {  // DSM memory: written (and faulted in) here, outside UCX

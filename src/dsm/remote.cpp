@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include "cachectl/cachectl.hpp"
+#include "common/copy.hpp"
 #include "common/log.hpp"
 #include "core/progress.hpp"
 #include "core/runtime.hpp"
@@ -51,7 +52,7 @@ uint64_t region_memory::load(int pe, uint64_t offset) {
 void region_memory::read(int pe, uint64_t offset, void* dst, size_t n) {
   if (const char* p = at(pe, offset)) {
     std::atomic_thread_fence(std::memory_order_acquire);
-    std::memcpy(dst, p, n);
+    copy_bytes(dst, p, n);
     return;
   }
   status s = rt_.net().get(stream_, dsm_region, pe, rt_.remote_addr(sym_addr{dsm_region, offset}, pe), dst, n, false);

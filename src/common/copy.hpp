@@ -1,0 +1,18 @@
+// Copies between buffers of one host (a peer's mapped memory and a local buffer), fast whatever the two
+// buffers' relative alignment.
+#pragma once
+
+#include <cstddef>
+
+namespace rdsm::detail {
+
+/// Copies `n` bytes from `src` to `dst` (the ranges must not overlap), like memcpy.
+///
+/// Why not memcpy alone: between 1 KiB and 256 KiB the C library copies forward with `rep movsb` or
+/// unaligned vector stores, and when the destination sits a few bytes above the source modulo 4 KiB (a
+/// malloc'd buffer at page offset 16 and a page-aligned heap block) every load waits for the store just
+/// before it (4K aliasing): a 4 KiB copy takes 2.3x as long. Copying backward with aligned stores keeps
+/// loads ahead of the stores they could be mistaken for, at memcpy's speed for every other alignment.
+void copy_bytes(void* dst, const void* src, size_t n);
+
+}  // namespace rdsm::detail

@@ -1,0 +1,63 @@
+// copy_bytes (src/common/copy.cpp) against memcpy: every size around the path's edges, every relative
+// alignment of the two buffers within a cache line and around a page, and no byte written outside.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <vector>
+
+#include "common/copy.hpp"
+
+using rdsm::detail::copy_bytes;
+
+namespace {
+
+constexpr size_t guard = 128;
+
+// Copies n bytes from src + s_off to dst + d_off and checks the copy and the bytes around it.
+void check(size_t n, size_t s_off, size_t d_off) {
+  static std::vector<unsigned char> src_buf, dst_buf;
+  const size_t need = n + 8192 + 2 * guard;
+  if (src_buf.size() < need) {
+    src_buf.resize(need);
+    dst_buf.resize(need);
+  }
+  // Page-aligned bases, so that the offsets are page offsets.
+  auto* src = reinterpret_cast<unsigned char*>((reinterpret_cast<uintptr_t>(src_buf.data()) + 4095) & ~uintptr_t{4095});
+  auto* dst = reinterpret_cast<unsigned char*>((reinterpret_cast<uintptr_t>(dst_buf.data()) + 4095) & ~uintptr_t{4095});
+  const size_t room = need - 4096;
+  for (size_t i = 0; i < room; ++i) src[i] = static_cast<unsigned char>(i * 131 + n);
+  std::memset(dst, 0xA5, room);
+  copy_bytes(dst + d_off + guard, src + s_off + guard, n);
+  ASSERT_EQ(std::memcmp(dst + d_off + guard, src + s_off + guard, n), 0)
+      << "n " << n << ", source offset " << s_off << ", destination offset " << d_off;
+  for (size_t i = 0; i < guard; ++i) {
+    ASSERT_EQ(dst[d_off + i], 0xA5) << "a byte before the destination was written (n " << n << ")";
+    ASSERT_EQ(dst[d_off + guard + n + i], 0xA5) << "a byte after the destination was written (n " << n << ")";
+  }
+}
+
+TEST(CopyBytes, EverySizeAroundTheEdgesOfTheVectorPath) {
+  for (size_t n = 0; n <= 1500; ++n) check(n, 0, 16);
+  for (size_t n : {2047u, 2048u, 2049u, 4095u, 4096u, 4097u, 65536u + 7, 256u * 1024 - 1, 256u * 1024,
+                   256u * 1024 + 1, 1u << 20})
+    check(n, 16, 0);
+}
+
+TEST(CopyBytes, EveryRelativeAlignment) {
+  for (size_t n : {1024u, 1031u, 4096u, 5000u})
+    for (size_t s_off = 0; s_off < 64; s_off += 5)
+      for (size_t d_off = 0; d_off < 64; ++d_off) check(n, s_off, d_off);
+}
+
+TEST(CopyBytes, BuffersAFewBytesApartModuloAPage) {
+  // The case the backward copy is for: the destination just above the source modulo 4 KiB, and below it.
+  for (size_t n : {1024u, 4096u, 16384u})
+    for (size_t d_off : {4u, 16u, 48u, 4080u, 4092u}) {
+      check(n, 0, d_off);
+      check(n, d_off, 0);
+    }
+}
+
+}  // namespace
