@@ -62,7 +62,9 @@ RDSM_DSM_API void rdsm_dsm_free(void *p);
 /* Collective: all writes before it, by any PE, are visible to all reads after it. */
 RDSM_DSM_API void rdsm_dsm_barrier(void);
 
-/* Locks with acquire/release semantics for the data they protect (fair: first come, first served). */
+/* Locks with acquire/release semantics for the data they protect (fair: first come, first served). A lock
+ * is held by a PE: one thread of a PE at a time may lock it. Locking a lock this PE holds, unlocking one it
+ * does not hold, and using a destroyed lock end the job with one line naming the lock. */
 RDSM_DSM_API rdsm_dsm_lock_t *rdsm_dsm_lock_create(void); /* collective */
 RDSM_DSM_API void rdsm_dsm_lock(rdsm_dsm_lock_t *lock);
 RDSM_DSM_API void rdsm_dsm_unlock(rdsm_dsm_lock_t *lock);

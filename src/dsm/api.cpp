@@ -8,6 +8,7 @@
 
 using rdsm::detail::dsm::queue_lock;
 using rdsm::detail::dsm::queue_lock_acquire;
+using rdsm::detail::dsm::queue_lock_check_held;
 using rdsm::detail::dsm::queue_lock_create;
 using rdsm::detail::dsm::queue_lock_destroy;
 using rdsm::detail::dsm::queue_lock_release;
@@ -51,6 +52,7 @@ void rdsm_dsm_lock(rdsm_dsm_lock_t* lock) {
 void rdsm_dsm_unlock(rdsm_dsm_lock_t* lock) {
   space& s = space::ensure("rdsm_dsm_unlock");
   queue_lock* q = checked_lock("rdsm_dsm_unlock", lock);
+  queue_lock_check_held("rdsm_dsm_unlock", q);
   s.release();
   queue_lock_release("rdsm_dsm_unlock", q);
 }

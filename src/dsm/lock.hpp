@@ -1,5 +1,7 @@
 // DSM locks: queue locks (MCS) in the symmetric heap. A waiting PE spins on a word of its own, which its
-// predecessor writes once at hand-off: one remote store per hand-off, no remote polling, FIFO order.
+// predecessor writes once at hand-off: one remote store per hand-off, no remote polling, FIFO order. Misuse
+// (a lock not created or already destroyed, a second lock by its holder, an unlock by another PE) ends the
+// job with one line.
 #pragma once
 
 #include <cstdint>
@@ -19,5 +21,8 @@ queue_lock* queue_lock_create(const char* fn);
 void queue_lock_destroy(const char* fn, queue_lock* lock);
 void queue_lock_acquire(const char* fn, queue_lock* lock);
 void queue_lock_release(const char* fn, queue_lock* lock);
+/// Ends the job with one line unless this PE holds `lock` (release does it too; an unlock checks first,
+/// before the DSM's release).
+void queue_lock_check_held(const char* fn, const queue_lock* lock);
 
 }  // namespace rdsm::detail::dsm

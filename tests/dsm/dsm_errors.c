@@ -31,6 +31,24 @@ int main(int argc, char **argv) {
     rdsm_dsm_free(p + 1);
   } else if (strcmp(mode, "bad_home") == 0) {
     rdsm_dsm_alloc_placed(page, RDSM_DSM_ON_PE, 9);
+  } else if (strcmp(mode, "unlock_unheld") == 0) {
+    rdsm_dsm_lock_t *l = rdsm_dsm_lock_create();
+    if (shmem_my_pe() == 1) rdsm_dsm_lock(l);
+    shmem_barrier_all();
+    if (shmem_my_pe() == 0) rdsm_dsm_unlock(l); /* held by PE 1, not by PE 0 */
+    shmem_barrier_all();
+  } else if (strcmp(mode, "lock_twice") == 0) {
+    rdsm_dsm_lock_t *l = rdsm_dsm_lock_create();
+    if (shmem_my_pe() == 0) {
+      rdsm_dsm_lock(l);
+      rdsm_dsm_lock(l);
+    }
+    shmem_barrier_all();
+  } else if (strcmp(mode, "lock_destroyed") == 0) {
+    rdsm_dsm_lock_t *l = rdsm_dsm_lock_create();
+    rdsm_dsm_lock_destroy(l);
+    if (shmem_my_pe() == 1) rdsm_dsm_lock(l);
+    shmem_barrier_all();
   } else if (strcmp(mode, "exhausted") == 0) {
     void *p = rdsm_dsm_alloc((size_t)1 << 30);
     void *q = rdsm_dsm_alloc(page);

@@ -40,6 +40,17 @@ int main(int argc, char **argv) {
   } else if (strcmp(mode, "killed") == 0) {
     if (me == 1) raise(SIGKILL);
     for (;;) shmem_barrier_all(); /* PE 0 waits in a barrier for a PE that is gone */
+  } else if (strcmp(mode, "clear_unheld") == 0) {
+    static long lock = 0;
+    if (shmem_my_pe() == 0) shmem_clear_lock(&lock); /* nobody set it */
+    shmem_barrier_all();
+  } else if (strcmp(mode, "set_twice") == 0) {
+    static long lock = 0;
+    if (shmem_my_pe() == 1) {
+      shmem_set_lock(&lock);
+      shmem_set_lock(&lock);
+    }
+    shmem_barrier_all();
   } else if (strcmp(mode, "exhausted") == 0) {
     void *p = shmem_malloc((size_t)1 << 40);
     long *q = shmem_malloc(1024);

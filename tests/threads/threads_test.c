@@ -1,5 +1,6 @@
 /* SHMEM_THREAD_MULTIPLE: several threads of each PE issue RMA, atomics and quiet at once, on the default
- * context and on private contexts of their own; every result is checked. */
+ * context and on private contexts of their own, and take turns under one shmem lock with the threads of
+ * every PE (a lock serves threads of one PE one at a time too); every result is checked. */
 #include <pthread.h>
 #include <shmem.h>
 #include <stdio.h>
@@ -9,7 +10,10 @@
 #define ITERS 2000
 #define SLOTS 256
 
+#define LOCKED_EVERY 256
 static long counter;              /* on PE 0: every thread of every PE adds to it */
+static long lock;                 /* guards `locked` */
+static long locked;               /* on PE 0: read and written back under the lock (not atomically) */
 static long slots[THREADS][SLOTS]; /* thread t of PE p writes slots[t][*] on its right neighbour */
 static int failures;
 
@@ -31,6 +35,12 @@ static void *work(void *p) {
     long v = ((long)me << 40) | ((long)a->t << 32) | i;
     shmem_ctx_long_p(ctx, &slots[a->t][i % SLOTS], v, right);
     shmem_ctx_long_atomic_add(ctx, &counter, 1, 0);
+    if (i % LOCKED_EVERY == 0) {
+      shmem_set_lock(&lock);
+      long was = shmem_long_g(&locked, 0);
+      shmem_long_p(&locked, was + 1, 0);
+      shmem_clear_lock(&lock);
+    }
     if (i % 64 == 63) {
       shmem_ctx_quiet(ctx);
       long back = shmem_ctx_long_g(ctx, &slots[a->t][i % SLOTS], right);
@@ -73,6 +83,11 @@ int main(void) {
     }
   if (me == 0 && counter != (long)n * THREADS * ITERS) {
     printf("PE 0: counter %ld, expected %ld\n", counter, (long)n * THREADS * ITERS);
+    failures++;
+  }
+  const long turns = (long)n * THREADS * ((ITERS + LOCKED_EVERY - 1) / LOCKED_EVERY);
+  if (me == 0 && locked != turns) {
+    printf("PE 0: %ld turns under the lock counted, expected %ld\n", locked, turns);
     failures++;
   }
   printf("PE %d: threads %s\n", me, failures == 0 ? "ok" : "FAILED");
