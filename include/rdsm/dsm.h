@@ -77,6 +77,14 @@ RDSM_DSM_API void rdsm_dsm_release(void);
 /* Collective region annotation (whole pages containing [p, p+bytes)). */
 RDSM_DSM_API void rdsm_dsm_advise(void *p, size_t bytes, rdsm_dsm_advice_t advice);
 
+/* Makes [p, p+bytes) present in this PE for reading (RDSM_DSM_TOUCH_READ) or writing
+ * (RDSM_DSM_TOUCH_WRITE), without changing its contents. DSM memory that is not present faults on access,
+ * which the kernel does not do for system calls: write(fd, p, n) from such memory or read(fd, p, n) into
+ * it fails with EFAULT. Touch the range just before the call, with no DSM synchronization in between (an
+ * acquire may drop the copies again). */
+typedef enum { RDSM_DSM_TOUCH_READ = 0, RDSM_DSM_TOUCH_WRITE = 1 } rdsm_dsm_access_t;
+RDSM_DSM_API void rdsm_dsm_touch(const void *p, size_t bytes, rdsm_dsm_access_t access);
+
 RDSM_DSM_API void rdsm_dsm_stats(rdsm_dsm_stats_t *out);
 /* The home PE of the page holding `p` (-1 when not yet decided: first touch). */
 RDSM_DSM_API int rdsm_dsm_home(const void *p);

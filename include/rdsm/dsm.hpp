@@ -81,6 +81,12 @@ class array {
     if (count > size_ - first) count = size_ - first;
     rdsm_dsm_advise(data_ + first, count * sizeof(T), static_cast<rdsm_dsm_advice_t>(a));
   }
+  /// Makes elements [first, first + count) present for reading or writing (rdsm_dsm_touch), before a
+  /// system call reads or writes them.
+  void touch(bool for_writing, std::size_t first = 0, std::size_t count = static_cast<std::size_t>(-1)) const {
+    if (count > size_ - first) count = size_ - first;
+    rdsm_dsm_touch(data_ + first, count * sizeof(T), for_writing ? RDSM_DSM_TOUCH_WRITE : RDSM_DSM_TOUCH_READ);
+  }
 
  private:
   void reset() {

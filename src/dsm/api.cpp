@@ -70,6 +70,13 @@ void rdsm_dsm_advise(void* p, size_t bytes, rdsm_dsm_advice_t advice) {
   space::ensure("rdsm_dsm_advise").advise("rdsm_dsm_advise", p, bytes, advice);
 }
 
+void rdsm_dsm_touch(const void* p, size_t bytes, rdsm_dsm_access_t access) {
+  if (access != RDSM_DSM_TOUCH_READ && access != RDSM_DSM_TOUCH_WRITE)
+    rdsm::detail::fatal("rdsm_dsm_touch: access %d is not RDSM_DSM_TOUCH_READ or RDSM_DSM_TOUCH_WRITE",
+                        static_cast<int>(access));
+  space::ensure("rdsm_dsm_touch").touch("rdsm_dsm_touch", p, bytes, access == RDSM_DSM_TOUCH_WRITE);
+}
+
 void rdsm_dsm_stats(rdsm_dsm_stats_t* out) {
   if (out == nullptr) return;
   *out = rdsm_dsm_stats_t{};

@@ -57,6 +57,8 @@ class space {
   void* allocate(const char* fn, size_t bytes, rdsm_dsm_placement_t placement, size_t param);
   void release_block(const char* fn, void* p);
   void advise(const char* fn, void* p, size_t bytes, rdsm_dsm_advice_t advice);
+  /// Faults [p, p + bytes) in for reading or writing (rdsm_dsm_touch).
+  void touch(const char* fn, const void* p, size_t bytes, bool write);
   int home_of(const void* p) const;
   size_t page_size() const { return page_size_; }
   void stats(rdsm_dsm_stats_t* out) const;
@@ -119,6 +121,8 @@ class space {
   void clear_sharers(uint32_t page);
   char* frame(uint32_t page) const { return pages_->frame(page); }
   char* view(uint32_t page) const { return pages_->view(page); }
+  /// Ends the job with one line unless [p, p + bytes) is allocated DSM memory (bytes > 0).
+  void check_allocated(const char* fn, const void* p, size_t bytes) const;
   uint64_t frame_offset(uint32_t page) const { return pages_->frame_offset(page); }
 
   static std::atomic<space*> instance_;

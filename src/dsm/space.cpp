@@ -252,18 +252,36 @@ void space::release_block(const char* fn, void* p) {
   barrier_all();
 }
 
+void space::check_allocated(const char* fn, const void* p, size_t bytes) const {
+  const auto a = reinterpret_cast<uintptr_t>(p);
+  if (!contains(a) || !contains(a + bytes - 1))
+    fatal("%s: [%p, +%zu) is not inside the DSM space; pass memory from rdsm_dsm_alloc", fn, p, bytes);
+  for (uint32_t page = page_of(a); page <= page_of(a + bytes - 1); ++page)
+    if (pages_->home(page) == no_pe)
+      fatal("%s: %p is not allocated DSM memory; pass memory from rdsm_dsm_alloc", fn, static_cast<void*>(view(page)));
+}
+
+void space::touch(const char* fn, const void* p, size_t bytes, bool write) {
+  if (bytes == 0) return;
+  check_allocated(fn, p, bytes);
+  // One access per page, at the first byte of the range in it, through the fault path like any access: a
+  // load, or an atomic OR of zero (a write that changes nothing, even beside another thread's store).
+  const auto a = reinterpret_cast<uintptr_t>(p);
+  for (uint32_t page = page_of(a); page <= page_of(a + bytes - 1); ++page) {
+    auto* at = reinterpret_cast<unsigned char*>(std::max(a, reinterpret_cast<uintptr_t>(view(page))));
+    if (write) __atomic_fetch_or(at, static_cast<unsigned char>(0), __ATOMIC_RELAXED);
+    else (void)*reinterpret_cast<volatile const unsigned char*>(at);
+  }
+}
+
 void space::advise(const char* fn, void* p, size_t bytes, rdsm_dsm_advice_t advice) {
   if (advice < RDSM_DSM_DEFAULT || advice > RDSM_DSM_PRODUCER_CONSUMER)
     fatal("%s: advice %d is not an rdsm_dsm_advice_t value", fn, static_cast<int>(advice));
   const auto a = reinterpret_cast<uintptr_t>(p);
   if (bytes == 0) return;
-  if (!contains(a) || !contains(a + bytes - 1))
-    fatal("%s: [%p, +%zu) is not inside the DSM space; pass memory from rdsm_dsm_alloc", fn, p, bytes);
+  check_allocated(fn, p, bytes);
   const uint32_t first = page_of(a);
   const uint32_t last = page_of(a + bytes - 1);
-  for (uint32_t page = first; page <= last; ++page)
-    if (pages_->home(page) == no_pe)
-      fatal("%s: %p is not allocated DSM memory; pass memory from rdsm_dsm_alloc", fn, view(page));
   // 1. Every writer's changes reach the homes; every cached copy is dropped; homes forget who copied.
   release();
   barrier_all();

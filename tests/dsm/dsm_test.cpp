@@ -5,6 +5,10 @@
 #include <rdsm/dsm.h>
 #include <shmem.h>
 
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
@@ -326,6 +330,42 @@ TEST(Dsm, OpenShmemTransfersFromAndIntoDsmMemory) {
   for (size_t i = 0; i < bytes; ++i) bad += d[i] != static_cast<unsigned char>(i * 13);
   EXPECT_EQ(bad, 0u);
   shmem_free(heap);
+  rdsm_dsm_free(d);
+}
+
+TEST(Dsm, SystemCallsReachDsmMemoryAfterATouch) {
+  // The kernel does not fault DSM pages in for a system call: write() from a page that is not present here
+  // fails with EFAULT. rdsm_dsm_touch makes the range present for reading, or for writing.
+  const size_t page = rdsm_dsm_page_size();
+  const size_t n = std::min<size_t>(3 * page, 32768);  // within a pipe's capacity
+  auto* d = static_cast<unsigned char*>(rdsm_dsm_alloc_placed(3 * page, RDSM_DSM_ON_PE, 0));
+  if (me() == 0)
+    for (size_t i = 0; i < n; ++i) d[i] = static_cast<unsigned char>(i * 7 + 1);
+  rdsm_dsm_barrier();
+  int fds[2];
+  ASSERT_EQ(pipe(fds), 0);
+  std::vector<unsigned char> out(n);
+  if (me() == npes() - 1) {
+    errno = 0;
+    EXPECT_EQ(write(fds[1], d, n), -1) << "a page never touched here was present";
+    EXPECT_EQ(errno, EFAULT);
+    rdsm_dsm_touch(d, n, RDSM_DSM_TOUCH_READ);
+    ASSERT_EQ(write(fds[1], d, n), static_cast<ssize_t>(n));
+    ASSERT_EQ(read(fds[0], out.data(), n), static_cast<ssize_t>(n));
+    for (size_t i = 0; i < n; ++i) ASSERT_EQ(out[i], static_cast<unsigned char>(i * 7 + 1)) << "byte " << i;
+    // And into DSM memory: read() from the pipe into pages of PE 0, visible everywhere after a barrier.
+    for (size_t i = 0; i < n; ++i) out[i] = static_cast<unsigned char>(i * 5 + 3);
+    ASSERT_EQ(write(fds[1], out.data(), n), static_cast<ssize_t>(n));
+    rdsm_dsm_touch(d, n, RDSM_DSM_TOUCH_WRITE);
+    ASSERT_EQ(read(fds[0], d, n), static_cast<ssize_t>(n));
+  }
+  close(fds[0]);
+  close(fds[1]);
+  rdsm_dsm_barrier();
+  size_t bad = 0;
+  for (size_t i = 0; i < n; ++i) bad += d[i] != static_cast<unsigned char>(i * 5 + 3);
+  EXPECT_EQ(bad, 0u);
+  rdsm_dsm_barrier();
   rdsm_dsm_free(d);
 }
 
