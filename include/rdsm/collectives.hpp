@@ -8,7 +8,7 @@
 #include <type_traits>
 
 #include "rdsm/concepts.hpp"
-#include "rdsm/detail/fatal.hpp"
+#include "rdsm/detail/misuse.hpp"
 #include "rdsm/detail/reduce.hpp"
 #include "rdsm/team.hpp"
 
@@ -44,13 +44,13 @@ concept reducible = detail::reduce_supported<Op, std::remove_cv_t<T>>;
 
 namespace detail {
 inline void check_team(const char* call, const team& t) {
-  if (!t.valid()) fatal("%s: called on an invalid team (this PE is not a member)", call);
+  if (!t.valid()) misuse("%s: called on an invalid team (this PE is not a member)", call);
 }
 inline void check_dest(const char* call, std::size_t have, std::size_t need) {
-  if (have < need) fatal("%s: dest holds %zu elements, the result needs %zu", call, have, need);
+  if (have < need) misuse("%s: dest holds %zu elements, the result needs %zu", call, have, need);
 }
 inline void check_rc(const char* call, int rc) {
-  if (rc != 0) fatal("%s: the C collective failed with %d", call, rc);
+  if (rc != 0) misuse("%s: the C collective failed with %d", call, rc);
 }
 }  // namespace detail
 
@@ -94,7 +94,7 @@ void alltoall(const team& t, std::span<T> dest, std::span<const std::type_identi
   detail::check_team("rdsm::alltoall", t);
   auto n = static_cast<std::size_t>(t.size());
   if (src.size() % n != 0)
-    detail::fatal("rdsm::alltoall: src holds %zu elements, not a multiple of the team size %zu", src.size(), n);
+    detail::misuse("rdsm::alltoall: src holds %zu elements, not a multiple of the team size %zu", src.size(), n);
   detail::check_dest("rdsm::alltoall", dest.size(), src.size());
   detail::check_rc("rdsm::alltoall",
                    shmem_alltoallmem(t.handle(), dest.data(), src.data(), src.size_bytes() / n));

@@ -9,7 +9,7 @@
 
 #include "rdsm/concepts.hpp"
 #include "rdsm/detail/amo.hpp"
-#include "rdsm/detail/fatal.hpp"
+#include "rdsm/detail/misuse.hpp"
 #include "rdsm/future.hpp"
 #include "rdsm/global_ptr.hpp"
 
@@ -37,7 +37,7 @@ template <remote_copyable T>
 void put_signal(std::span<const std::type_identity_t<T>> src, global_ptr<T> dst, global_ptr<std::uint64_t> sig,
                 std::uint64_t value, signal_op op) noexcept {
   if (sig.where() != dst.where())
-    detail::fatal("rdsm::put_signal: signal on PE %d but data on PE %d (they must be the same PE)", sig.where(),
+    detail::misuse("rdsm::put_signal: signal on PE %d but data on PE %d (they must be the same PE)", sig.where(),
                   dst.where());
   shmem_putmem_signal(dst.raw(), src.data(), src.size_bytes(), sig.raw(), value, static_cast<int>(op), dst.where());
 }
@@ -49,7 +49,7 @@ template <remote_copyable T>
 [[nodiscard]] future<> put_signal_nbi(std::span<const std::type_identity_t<T>> src, global_ptr<T> dst,
                                       global_ptr<std::uint64_t> sig, std::uint64_t value, signal_op op) noexcept {
   if (sig.where() != dst.where())
-    detail::fatal("rdsm::put_signal_nbi: signal on PE %d but data on PE %d (they must be the same PE)",
+    detail::misuse("rdsm::put_signal_nbi: signal on PE %d but data on PE %d (they must be the same PE)",
                   sig.where(), dst.where());
   shmem_putmem_signal_nbi(dst.raw(), src.data(), src.size_bytes(), sig.raw(), value, static_cast<int>(op),
                           dst.where());

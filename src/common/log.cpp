@@ -29,6 +29,12 @@ const char* level_name(log_level l) {
 void log_configure(log_level level, int pe) {
   g_level.store(static_cast<int>(level), std::memory_order_relaxed);
   g_pe = pe;
+#ifdef NDEBUG
+  if (level == log_level::trace && pe == 0)  // once per job
+    log_write(log_level::warn, "log",
+              "RDSM_LOG_LEVEL=trace: this is a release build, whose trace messages are compiled out; debug "
+              "messages are shown (configure with -DCMAKE_BUILD_TYPE=Debug for trace)");
+#endif
 }
 
 log_level log_current_level() { return static_cast<log_level>(g_level.load(std::memory_order_relaxed)); }

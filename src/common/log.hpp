@@ -35,15 +35,16 @@ std::string format(const char* fmt, ...) __attribute__((format(printf, 1, 2)));
     if (::rdsm::detail::log_current_level() >= ::rdsm::detail::log_level::info)             \
       ::rdsm::detail::log_write(::rdsm::detail::log_level::info, cat, __VA_ARGS__);         \
   } while (0)
-#ifdef NDEBUG
-#define RDSM_LOG_DEBUG(cat, ...) ((void)0)
-#define RDSM_LOG_TRACE(cat, ...) ((void)0)
-#else
+// Debug messages are in every build (a level check when off); trace messages, on hot paths, only in
+// builds without NDEBUG (a release build says so once when RDSM_LOG_LEVEL=trace asks for them).
 #define RDSM_LOG_DEBUG(cat, ...)                                                             \
   do {                                                                                       \
     if (::rdsm::detail::log_current_level() >= ::rdsm::detail::log_level::debug)            \
       ::rdsm::detail::log_write(::rdsm::detail::log_level::debug, cat, __VA_ARGS__);        \
   } while (0)
+#ifdef NDEBUG
+#define RDSM_LOG_TRACE(cat, ...) ((void)0)
+#else
 #define RDSM_LOG_TRACE(cat, ...)                                                             \
   do {                                                                                       \
     if (::rdsm::detail::log_current_level() >= ::rdsm::detail::log_level::trace)            \

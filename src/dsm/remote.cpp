@@ -136,7 +136,9 @@ void region_memory::on_message(int from, const void* data, size_t n) {
   for (uint32_t i = 0; i < h.runs; ++i) {
     uint32_t pair[2];
     std::memcpy(pair, p + i * sizeof pair, sizeof pair);
-    if (pair[1] > static_cast<size_t>(end - bytes) || h.offset + pair[0] + pair[1] > frames_)
+    // Each bound on its own: no sum of a peer's values can wrap past the check.
+    if (pair[1] > static_cast<size_t>(end - bytes) || h.offset > frames_ || pair[0] > frames_ - h.offset ||
+        pair[1] > frames_ - h.offset - pair[0])
       fatal("dsm: malformed message of %zu bytes from PE %d", n, from);
     std::memcpy(local_ + h.offset + pair[0], bytes, pair[1]);
     bytes += pair[1];
