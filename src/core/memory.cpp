@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cstring>
 #include <string>
+#include <vector>
 
 #include "common/log.hpp"
 #include "core/runtime.hpp"
@@ -19,22 +20,36 @@ std::string human(size_t b) {
   return format("%zu bytes", b);
 }
 
+std::string listed(const uint64_t* values, size_t n) {
+  std::string s;
+  for (size_t i = 0; i < n; ++i) s += format(i == 0 ? "%llu" : ", %llu", static_cast<unsigned long long>(values[i]));
+  return n == 1 ? s : "(" + s + ")";
+}
+
 // With SHMEM_DEBUG, every PE must have passed the same arguments to a collective allocation.
 void check_agreement(runtime& rt, const char* fn, size_t value) {
   if (!rt.checking() || rt.n_pes() == 1) return;
-  auto all = rt.boot().allgather(std::string(reinterpret_cast<const char*>(&value), sizeof value));
-  if (!all.ok()) fatal("%s: %s", fn, all.error().message().c_str());
-  for (int pe = 0; pe < rt.n_pes(); ++pe) {
-    size_t other = 0;
-    std::memcpy(&other, all.value()[pe].data(), sizeof other);
-    if (other != value)
-      fatal("%s: PEs passed different sizes (PE %d: %zu, PE %d: %zu); every PE must make the same call", fn,
-            rt.my_pe(), value, pe, other);
-  }
+  const uint64_t v = value;
+  check_same_arguments(fn, "sizes", &v, 1);
 }
 
-
 }  // namespace
+
+void check_same_arguments(const char* fn, const char* what, const uint64_t* values, size_t n) {
+  runtime& rt = runtime::get();
+  if (rt.n_pes() == 1) return;
+  const std::string mine(reinterpret_cast<const char*>(values), n * sizeof(uint64_t));
+  auto all = rt.boot().allgather(mine);
+  if (!all.ok()) fatal("%s: %s", fn, all.error().message().c_str());
+  for (int pe = 0; pe < rt.n_pes(); ++pe) {
+    const std::string& other = all.value()[static_cast<size_t>(pe)];
+    if (other == mine) continue;
+    std::vector<uint64_t> theirs(n, 0);
+    std::memcpy(theirs.data(), other.data(), std::min(other.size(), n * sizeof(uint64_t)));
+    fatal("%s: PEs passed different %s (PE %d: %s, PE %d: %s); every PE must make the same call", fn, what,
+          rt.my_pe(), listed(values, n).c_str(), pe, listed(theirs.data(), n).c_str());
+  }
+}
 
 void warn_exhausted(const char* fn, size_t bytes, const symmetric_heap& heap, const char* category,
                     const char* what, const char* variable) {

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 
 #include "core/heap.hpp"
 
@@ -11,6 +12,10 @@ namespace rdsm::detail {
 /// largest free block, and the variable to raise. For collective allocators, whose PEs all fail alike.
 void warn_exhausted(const char* fn, size_t bytes, const symmetric_heap& heap, const char* category,
                     const char* what, const char* variable);
+
+/// Ends the job with one line naming `fn` unless every PE passed the same `n` `values` (`what` names them
+/// for the message) to a collective call. One all-gather through the bootstrap.
+void check_same_arguments(const char* fn, const char* what, const uint64_t* values, size_t n);
 
 /// Allocates `bytes` aligned to `alignment` on every PE (collective, ends with a barrier). Returns nullptr
 /// for zero bytes, and with one warning naming the request, what is left and SHMEM_SYMMETRIC_SIZE when

@@ -168,6 +168,10 @@ void* space::allocate(const char* fn, size_t bytes, rdsm_dsm_placement_t placeme
     fatal("%s: home PE %zu out of range [0, %d); pass a PE number below shmem_n_pes()", fn, param, n_pes_);
   if (placement < RDSM_DSM_BLOCK || placement > RDSM_DSM_ON_PE)
     fatal("%s: placement %d is not one of RDSM_DSM_BLOCK, _CYCLIC, _FIRST_TOUCH, _ON_PE", fn, static_cast<int>(placement));
+  // "The same address everywhere" holds only if every PE allocates alike; checked always (the allocation
+  // costs more than the check).
+  const uint64_t args[3] = {bytes, static_cast<uint64_t>(placement), param};
+  check_same_arguments(fn, "arguments (bytes, placement, param)", args, 3);
   if (bytes == 0) return nullptr;
   const size_t rounded = (bytes + page_size_ - 1) / page_size_ * page_size_;
   // Blocks of 16 pages or more reserve one page more, left unallocated (a guard): two arrays allocated one
@@ -278,6 +282,8 @@ void space::advise(const char* fn, void* p, size_t bytes, rdsm_dsm_advice_t advi
   if (advice < RDSM_DSM_DEFAULT || advice > RDSM_DSM_PRODUCER_CONSUMER)
     fatal("%s: advice %d is not an rdsm_dsm_advice_t value", fn, static_cast<int>(advice));
   const auto a = reinterpret_cast<uintptr_t>(p);
+  const uint64_t args[3] = {a, bytes, static_cast<uint64_t>(advice)};
+  check_same_arguments(fn, "arguments (address, bytes, advice)", args, 3);
   if (bytes == 0) return;
   check_allocated(fn, p, bytes);
   const uint32_t first = page_of(a);

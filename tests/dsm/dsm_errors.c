@@ -31,6 +31,11 @@ int main(int argc, char **argv) {
     rdsm_dsm_free(p + 1);
   } else if (strcmp(mode, "bad_home") == 0) {
     rdsm_dsm_alloc_placed(page, RDSM_DSM_ON_PE, 9);
+  } else if (strcmp(mode, "alloc_differs") == 0) {
+    rdsm_dsm_alloc(page * (size_t)(1 + shmem_my_pe()));
+  } else if (strcmp(mode, "advise_differs") == 0) {
+    char *p = rdsm_dsm_alloc(4 * page);
+    rdsm_dsm_advise(p + page * (size_t)shmem_my_pe(), page, RDSM_DSM_READ_ONLY);
   } else if (strcmp(mode, "unlock_unheld") == 0) {
     rdsm_dsm_lock_t *l = rdsm_dsm_lock_create();
     if (shmem_my_pe() == 1) rdsm_dsm_lock(l);
