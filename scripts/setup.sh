@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs the Debian packages rdsm needs, if any is missing. Safe to run again.
 set -euo pipefail
-packages=(cmake make g++ pkg-config libucx-dev libpmix-dev libgtest-dev openmpi-bin libopenmpi-dev procps gdb gnuplot-nox python3 spin)
+packages=(cmake make g++ pkg-config dpkg-dev libucx-dev libpmix-dev libgtest-dev openmpi-bin libopenmpi-dev procps gdb gnuplot-nox python3 spin)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

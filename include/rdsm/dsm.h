@@ -39,7 +39,7 @@ typedef enum {
 
 typedef struct rdsm_dsm_lock rdsm_dsm_lock_t;
 
-/* Counters of this PE since shmem_init (rdsm_dsm_stats) or summed over PEs (rdsm-info). */
+/* Counters of this PE since shmem_init, as read by rdsm_dsm_stats (rdsm::dsm::stats in C++). */
 typedef struct {
   uint64_t read_faults;     /* faults on pages without access */
   uint64_t write_faults;    /* faults on pages without write access */

@@ -1,7 +1,12 @@
-// rdsm-info: version, configuration table with effective values and their source, transports.
+// rdsm-info: version, configuration table with effective values and their source, transports, osh names.
+#include <unistd.h>
+
+#include <cerrno>
+#include <climits>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <string>
 
 #include "shmem.h"
 
@@ -21,13 +26,49 @@ void print_config() {
                 e.from_environment ? "environment" : "default", e.help);
 }
 
+constexpr const char* k_usage =
+    "usage: rdsm-info [--config | --osh-path | --help]\n"
+    "\n"
+    "Without options: rdsm's version and the configuration table (variable, kind, effective value, its source,\n"
+    "meaning). Started as a job (`rdsmrun -n 2 rdsm-info`, mpirun, srun --mpi=pmix), PE 0 prints the\n"
+    "configuration and how it reaches every other PE: transports, load/store, native or emulated atomics.\n"
+    "  --config     only the configuration table\n"
+    "  --osh-path   the directory holding rdsm's oshcc, oshc++, oshCC and oshrun, for\n"
+    "               export PATH=\"$(rdsm-info --osh-path):$PATH\"\n"
+    "  -h, --help   this text\n"
+    "A program's DSM counters come from rdsm_dsm_stats (rdsm::dsm::stats in C++), in the program itself.\n";
+
+/// Prints <directory of this executable>/RDSM_OSH_FROM_BIN, resolved; fails when it is not there.
+int print_osh_path() {
+  char exe[PATH_MAX];
+  ssize_t len = readlink("/proc/self/exe", exe, sizeof exe - 1);
+  if (len <= 0) {
+    std::fprintf(stderr, "rdsm-info: cannot read /proc/self/exe: %s\n", std::strerror(errno));
+    return 1;
+  }
+  exe[len] = '\0';
+  std::string dir(exe);
+  dir = dir.substr(0, dir.rfind('/')) + "/" RDSM_OSH_FROM_BIN;
+  char resolved[PATH_MAX];
+  if (realpath(dir.c_str(), resolved) == nullptr) {
+    std::fprintf(stderr, "rdsm-info: %s: %s (an incomplete install?)\n", dir.c_str(), std::strerror(errno));
+    return 1;
+  }
+  std::printf("%s\n", resolved);
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
-  bool config_only = argc > 1 && std::strcmp(argv[1], "--config") == 0;
-  if (argc > 1 && !config_only) {
-    std::printf("usage: rdsm-info [--config]\n  prints rdsm's version, configuration and transports\n");
-    return std::strcmp(argv[1], "--help") == 0 ? 0 : 2;
+  const char* opt = argc > 1 ? argv[1] : "";
+  bool config_only = std::strcmp(opt, "--config") == 0;
+  if (std::strcmp(opt, "--osh-path") == 0 && argc == 2) return print_osh_path();
+  if (argc > 2 || (argc > 1 && !config_only)) {
+    bool help = argc == 2 && (std::strcmp(opt, "--help") == 0 || std::strcmp(opt, "-h") == 0);
+    if (!help) std::fprintf(stderr, "rdsm-info: unknown option '%s'\n", argc > 2 ? argv[2] : opt);
+    std::fputs(k_usage, help ? stdout : stderr);
+    return help ? 0 : 2;
   }
   char name[SHMEM_MAX_NAME_LEN];
   int major = 0, minor = 0;
