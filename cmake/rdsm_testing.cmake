@@ -3,7 +3,8 @@
 # rdsm_add_pe_test(<name> TARGET <executable target> PES <n>... [TCP] [TIMEOUT <s>] [ARGS <arg>...]
 #                  [ENV <VAR=value>...] [LABELS <label>...])
 # Adds one test <name>.np<n> per PE count, run as `rdsmrun -n <n> --timeout <s> <exe> <args>`; with TCP also
-# <name>.np<n>.tcp under UCX_TLS=tcp,self (UCX emulates RMA and atomics over TCP there).
+# <name>.np<n>.tcp under UCX_TLS=tcp,self with RDSM_SHARE_HEAP=0, so that the heap is reached through UCX
+# (which emulates RMA and atomics over TCP there) rather than mapped by the PEs of the host.
 function(rdsm_add_pe_test name)
   cmake_parse_arguments(T "TCP" "TARGET;TIMEOUT" "PES;ARGS;ENV;LABELS" ${ARGN})
   if(NOT T_TIMEOUT)
@@ -20,7 +21,7 @@ function(rdsm_add_pe_test name)
       set(env ${T_ENV})
       if(variant STREQUAL "tcp")
         set(test_name ${test_name}.tcp)
-        list(APPEND env UCX_TLS=tcp,self)
+        list(APPEND env UCX_TLS=tcp,self RDSM_SHARE_HEAP=0)
       endif()
       add_test(NAME ${test_name}
                COMMAND $<TARGET_FILE:rdsmrun> -n ${n} --timeout ${T_TIMEOUT} $<TARGET_FILE:${T_TARGET}> ${T_ARGS})

@@ -4,6 +4,8 @@
 #include <fcntl.h>
 #include <link.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include <cctype>
@@ -37,8 +39,10 @@ std::string host_id() {
 result<int> memory_file(const char* name, size_t bytes) {
   int fd = memfd_create(name, MFD_CLOEXEC);
   if (fd < 0) return status::error(format("memfd_create: %s", std::strerror(errno)));
-  if (ftruncate(fd, static_cast<off_t>(bytes)) != 0) {
-    status s = status::error(format("%s of %zu bytes: ftruncate: %s", name, bytes, std::strerror(errno)));
+  // A memory file is born with mode 0777; only this user may open it (peers reopen it through /proc, which
+  // also refuses processes of other users).
+  if (fchmod(fd, S_IRUSR | S_IWUSR) != 0 || ftruncate(fd, static_cast<off_t>(bytes)) != 0) {
+    status s = status::error(format("%s of %zu bytes: sizing the file: %s", name, bytes, std::strerror(errno)));
     close(fd);
     return s;
   }
@@ -81,9 +85,12 @@ result<int> share_data_segment(const data_segment& seg) {
     return s;
   };
   // Copy the current contents, then replace the pages in place by the file's: same bytes, now shareable.
+  // The system call itself, not the C library's pwrite: a program built with AddressSanitizer checks the
+  // buffer of a pwrite, and the segment holds its poisoned guard zones between variables.
   const auto* src = reinterpret_cast<const char*>(seg.start);
   for (size_t done = 0; done < seg.length;) {
-    ssize_t n = pwrite(fd, src + done, seg.length - done, static_cast<off_t>(done));
+    const auto n = static_cast<ssize_t>(
+        syscall(SYS_pwrite64, fd, src + done, seg.length - done, static_cast<off_t>(done)));
     if (n <= 0) return fail("pwrite");
     done += static_cast<size_t>(n);
   }
@@ -95,17 +102,29 @@ result<int> share_data_segment(const data_segment& seg) {
   return fd;
 }
 
-result<int> create_shared_area(size_t bytes, data_segment& out) {
-  auto file = memory_file("rdsm-sync", bytes);
+result<int> create_shared_area(const char* name, size_t bytes, size_t alignment, data_segment& out) {
+  auto file = memory_file(name, bytes);
   if (!file.ok()) return file.error();
   const int fd = file.value();
-  void* at = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-  if (at == MAP_FAILED) {
-    status s = status::error(format("shared area of %zu bytes: %s", bytes, std::strerror(errno)));
+  auto fail = [&](const char* what) {
+    status s = status::error(format("%s of %zu bytes: %s: %s", name, bytes, what, std::strerror(errno)));
     close(fd);
     return s;
+  };
+  // Reserve enough address space to place the area at its alignment, map the file there, give the rest back.
+  const size_t span = bytes + alignment;
+  void* reserved = mmap(nullptr, span, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (reserved == MAP_FAILED) return fail("reserving address space");
+  const auto lo = reinterpret_cast<uintptr_t>(reserved);
+  const uintptr_t start = (lo + alignment - 1) / alignment * alignment;
+  void* at = mmap(reinterpret_cast<void*>(start), bytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, fd, 0);
+  if (at == MAP_FAILED) {
+    munmap(reserved, span);
+    return fail("mmap");
   }
-  out.start = reinterpret_cast<uintptr_t>(at);
+  if (start > lo) munmap(reserved, start - lo);
+  if (lo + span > start + bytes) munmap(reinterpret_cast<void*>(start + bytes), lo + span - (start + bytes));
+  out.start = start;
   out.length = bytes;
   out.relro_end = out.start;
   return fd;

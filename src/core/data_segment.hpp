@@ -24,9 +24,17 @@ data_segment find_data_segment();
 /// thread of the process writes globals. Returns the descriptor for peers to open via /proc.
 result<int> share_data_segment(const data_segment& seg);
 
-/// Creates a zero-filled shared mapping of `bytes` on a new memory file (for the runtime's own words),
+/// Creates a zero-filled shared mapping of `bytes` on a new memory file named `name` (mode 0600: only this
+/// user's processes reach it), starting at a multiple of `alignment` (a power of two, at least a page),
 /// described by `out`; returns the descriptor for peers, as share_data_segment does.
-result<int> create_shared_area(size_t bytes, data_segment& out);
+result<int> create_shared_area(const char* name, size_t bytes, size_t alignment, data_segment& out);
+
+/// A region of this PE on a memory file and the same region of each peer of this host, mapped here.
+struct shared_region {
+  data_segment area;
+  int fd = -1;               // kept open while the job runs: peers reopen it through /proc
+  std::vector<void*> peers;  // by PE: the peer's region mapped here, this PE's own, or nullptr
+};
 
 /// What a PE publishes so peers can map its segment: host identity, pid, descriptor and length.
 std::string describe_shared_segment(const data_segment& seg, int fd);

@@ -71,18 +71,16 @@ status runtime::start(int requested_thread_level) {
   set_fatal_handler(&fatal_through_job);
 
   // Globals move onto a memory file before any transport registers them or starts threads.
-  data_ = find_data_segment();
+  data_.area = find_data_segment();
   if (cfg_.share_globals && n_pes_ > 1) {
-    auto fd = share_data_segment(data_);
+    auto fd = share_data_segment(data_.area);
     if (fd.ok())
-      data_fd_ = fd.value();
+      data_.fd = fd.value();
     else
       RDSM_LOG_WARN("boot", "%s; global variables are reached through UCX", fd.error().message().c_str());
   }
-
-  auto sync_fd = create_shared_area(internal_bytes, sync_);
-  if (!sync_fd.ok()) return sync_fd.error();
-  sync_fd_ = sync_fd.value();
+  const size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
+  RDSM_ASSIGN_OR_RETURN(sync_.fd, create_shared_area("rdsm-sync", internal_bytes, page, sync_.area));
 
   RDSM_ASSIGN_OR_RETURN(net_, transport::create(my_pe_, n_pes_, [this](int pe, const std::string& cause) {
                           abort_job(1, format("lost contact with PE %d (%s): it has probably died; ending the job",
@@ -91,36 +89,24 @@ status runtime::start(int requested_thread_level) {
   RDSM_ASSIGN_OR_RETURN(auto addresses, boot_->allgather(net_->worker_address()));
   RDSM_TRY(net_->connect(addresses));
 
-  // Heap layout, from the symmetric origin: base_alignment bytes reserved, then the user heap. The origin is
-  // the allocation's first boundary of the largest power of two the user heap can hold (2 MiB at least), the
-  // same on every PE, so every PE's user heap starts at the same place modulo any alignment shmem_align can
-  // satisfy. Offsets are taken from the origin: equal offsets are equal, equally aligned objects on every PE.
-  // The slack before the origin is address space that is never touched.
+  // The heap, from the symmetric origin: base_alignment bytes reserved, then the user heap, on a memory file
+  // of this PE (not a shared memory segment of the transport's, which other users of the group could
+  // attach). The origin is a multiple of the largest power of two the user heap can hold (2 MiB at least),
+  // so every PE's user heap starts at the same place modulo any alignment shmem_align can satisfy. Offsets
+  // are taken from the origin: equal offsets are equal, equally aligned objects on every PE.
   const size_t a = symmetric_heap::base_alignment;
   const size_t origin_alignment = std::max(a, std::bit_floor(cfg_.symmetric_size));
-  const size_t heap_bytes = origin_alignment /* slack */ + a /* reserved */ + cfg_.symmetric_size;
-  RDSM_ASSIGN_OR_RETURN(int heap_id, net_->map_region(nullptr, heap_bytes));
-  RDSM_ASSIGN_OR_RETURN(int data_id, net_->map_region(reinterpret_cast<void*>(data_.start), data_.length));
-  RDSM_ASSIGN_OR_RETURN(int sync_id, net_->map_region(reinterpret_cast<void*>(sync_.start), sync_.length));
-  if (heap_id != heap_region || data_id != data_region || sync_id != sync_region)
-    return status::error("internal: unexpected region order");
-  const auto heap_raw = reinterpret_cast<uintptr_t>(net_->region(heap_region).base);
-  const uintptr_t origin = (heap_raw + origin_alignment - 1) / origin_alignment * origin_alignment;
-  RDSM_TRY(exchange_region(heap_region, origin, a + cfg_.symmetric_size));
-  RDSM_TRY(exchange_region(data_region, data_.start, data_.length));
-  RDSM_TRY(exchange_region(sync_region, sync_.start, sync_.length));
-  if (n_pes_ > 1) {
-    RDSM_ASSIGN_OR_RETURN(auto descriptions, boot_->allgather(describe_shared_segment(sync_, sync_fd_)));
-    peer_sync_ = map_peer_segments(sync_, descriptions, my_pe_);
-    for (int pe = 0; pe < n_pes_; ++pe)
-      if (peer_sync_[pe] != nullptr) mapped_[sync_region][pe] = peer_sync_[pe];
+  RDSM_ASSIGN_OR_RETURN(heap_memory_.fd, create_shared_area("rdsm-heap", a + cfg_.symmetric_size, origin_alignment,
+                                                             heap_memory_.area));
+  int next = heap_region;
+  for (shared_region* r : {&heap_memory_, &data_, &sync_}) {
+    RDSM_ASSIGN_OR_RETURN(int id, net_->map_region(reinterpret_cast<void*>(r->area.start), r->area.length));
+    if (id != next++) return status::error("internal: unexpected region order");
+    RDSM_TRY(exchange_region(id, r->area.start, r->area.length));
   }
-  if (data_fd_ >= 0) {
-    RDSM_ASSIGN_OR_RETURN(auto descriptions, boot_->allgather(describe_shared_segment(data_, data_fd_)));
-    peer_data_ = map_peer_segments(data_, descriptions, my_pe_);
-    for (int pe = 0; pe < n_pes_; ++pe)
-      if (peer_data_[pe] != nullptr) mapped_[data_region][pe] = peer_data_[pe];
-  }
+  if (cfg_.share_heap) RDSM_TRY(map_peers(heap_region, heap_memory_));
+  if (data_.fd >= 0) RDSM_TRY(map_peers(data_region, data_));
+  RDSM_TRY(map_peers(sync_region, sync_));
 
   heap_ = std::make_unique<symmetric_heap>(reinterpret_cast<void*>(user_heap_base()), cfg_.symmetric_size,
                                            origin_alignment);
@@ -192,14 +178,19 @@ status runtime::attach_region(int id, const data_segment& area, int fd) {
   RDSM_ASSIGN_OR_RETURN(int got, net_->map_region(reinterpret_cast<void*>(area.start), area.length));
   if (got != id) return status::error("internal: unexpected region order");
   RDSM_TRY(exchange_region(id, area.start, area.length));
-  attached_ = area;
-  if (n_pes_ > 1) {
-    RDSM_ASSIGN_OR_RETURN(auto descriptions, boot_->allgather(describe_shared_segment(area, fd)));
-    peer_attached_ = map_peer_segments(area, descriptions, my_pe_);
-    for (int pe = 0; pe < n_pes_; ++pe)
-      if (peer_attached_[pe] != nullptr) mapped_[id][pe] = peer_attached_[pe];
-  }
+  attached_.area = area;
+  attached_.fd = fd;
+  RDSM_TRY(map_peers(id, attached_));
   return boot_->barrier();
+}
+
+status runtime::map_peers(int id, shared_region& r) {
+  if (n_pes_ == 1) return {};
+  RDSM_ASSIGN_OR_RETURN(auto descriptions, boot_->allgather(describe_shared_segment(r.area, r.fd)));
+  r.peers = map_peer_segments(r.area, descriptions, my_pe_);
+  for (int pe = 0; pe < n_pes_; ++pe)
+    if (r.peers[pe] != nullptr) mapped_[id][pe] = r.peers[pe];
+  return {};
 }
 
 void runtime::finalize() {
@@ -225,12 +216,12 @@ void runtime::stop() {
   status s = boot_->finalize();
   if (!s.ok()) RDSM_LOG_WARN("boot", "finalize: %s", s.message().c_str());
   net_.reset();
-  unmap_peer_segments(data_, peer_data_, my_pe_);
-  if (data_fd_ >= 0) close(data_fd_);
-  unmap_peer_segments(sync_, peer_sync_, my_pe_);
-  unmap_peer_segments(attached_, peer_attached_, my_pe_);
-  if (sync_fd_ >= 0) close(sync_fd_);
-  munmap(reinterpret_cast<void*>(sync_.start), sync_.length);
+  for (shared_region* r : {&heap_memory_, &data_, &sync_, &attached_}) unmap_peer_segments(r->area, r->peers, my_pe_);
+  // The globals' pages stay mapped (the program still uses them); the runtime's own areas go, and the DSM
+  // closes its frames' file itself.
+  for (shared_region* r : {&heap_memory_, &data_, &sync_})
+    if (r->fd >= 0) close(r->fd);
+  for (shared_region* r : {&heap_memory_, &sync_}) munmap(reinterpret_cast<void*>(r->area.start), r->area.length);
   boot_.reset();
 }
 

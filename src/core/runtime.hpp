@@ -111,6 +111,8 @@ class runtime {
   status start(int requested_thread_level);
   void stop();
   status exchange_region(int id, uintptr_t origin, size_t length);
+  /// Maps the peers' copies of `r` (region `id`) where they share this host, for load and store.
+  status map_peers(int id, shared_region& r);
 
   static runtime* instance_;
 
@@ -122,14 +124,11 @@ class runtime {
   std::unique_ptr<transport> net_;
   std::unique_ptr<symmetric_heap> heap_;
   std::unique_ptr<progress_engine> progress_;
-  data_segment data_;
-  int data_fd_ = -1;               // memory file holding the globals when shared (kept open for peers)
-  std::vector<void*> peer_data_;   // peers' globals mapped here
-  data_segment sync_;              // the sync region (this PE's copy)
-  int sync_fd_ = -1;
-  std::vector<void*> peer_sync_;   // peers' sync regions mapped here
-  data_segment attached_;          // the region attached after init (the DSM's frames) and its peers' maps
-  std::vector<void*> peer_attached_;
+  // This PE's regions on memory files, with their peers' of this host mapped here.
+  shared_region heap_memory_;  // the symmetric heap, from its origin (reserved words, then the user heap)
+  shared_region data_;         // global variables (fd -1 when not shared)
+  shared_region sync_;         // the runtime's own words (barriers, collectives)
+  shared_region attached_;     // the region attached after init (the DSM's frames; its owner keeps the fd)
   std::vector<std::function<void()>> finalizers_;
   uintptr_t faulting_base_ = 0;
   size_t faulting_length_ = 0;

@@ -84,7 +84,7 @@ void space::start(const char* fn) {
   const channel_layout chan{round(tracked.bits_offset + (n_pages_ + 63) / 64 * sizeof(uint64_t)), 256};
   const size_t meta = round(chan.offset - size_ + chan.bytes(n_pes_));
   data_segment area;
-  auto fd = create_shared_area(size_ + meta, area);
+  auto fd = create_shared_area("rdsm-dsm", size_ + meta, static_cast<size_t>(sysconf(_SC_PAGESIZE)), area);
   if (!fd.ok()) fatal("%s: DSM frames: %s; lower RDSM_DSM_SIZE", fn, fd.error().message().c_str());
   fd_ = fd.value();
   alias_ = reinterpret_cast<char*>(area.start);

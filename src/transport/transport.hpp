@@ -35,8 +35,8 @@ class transport {
   /// Connects to every PE given all workers' addresses indexed by PE.
   virtual status connect(const std::vector<std::string>& addresses) = 0;
 
-  /// Registers [base, base+length); with base == nullptr the transport allocates memory of `length`
-  /// bytes that peers on this node can map (zero-filled). Returns the region id (0, 1, ... in call order).
+  /// Registers [base, base+length), memory the caller owns, for remote access. Returns the region id (0, 1,
+  /// ... in call order).
   virtual result<int> map_region(void* base, size_t length) = 0;
   virtual region_info region(int id) const = 0;
   /// Packed remote key of a local region, to be exchanged through the bootstrap.

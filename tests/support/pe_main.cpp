@@ -13,6 +13,7 @@ int main(int argc, char** argv) {
   std::string brief = "--gtest_brief=1";
   if (shmem_my_pe() != 0) args.push_back(brief.data());
   int n = static_cast<int>(args.size());
+  args.push_back(nullptr);  // argv[argc] is null, as a program's own
   testing::InitGoogleTest(&n, args.data());
   int rc = RUN_ALL_TESTS();
   shmem_finalize();

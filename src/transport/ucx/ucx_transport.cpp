@@ -125,14 +125,9 @@ class ucx_transport final : public transport {
 
   result<int> map_region(void* base, size_t length) override {
     ucp_mem_map_params_t mp{};
-    mp.field_mask = UCP_MEM_MAP_PARAM_FIELD_LENGTH | UCP_MEM_MAP_PARAM_FIELD_FLAGS;
+    mp.field_mask = UCP_MEM_MAP_PARAM_FIELD_LENGTH | UCP_MEM_MAP_PARAM_FIELD_ADDRESS;
     mp.length = length;
-    if (base == nullptr) {
-      mp.flags = UCP_MEM_MAP_ALLOCATE;
-    } else {
-      mp.field_mask |= UCP_MEM_MAP_PARAM_FIELD_ADDRESS;
-      mp.address = base;
-    }
+    mp.address = base;
     local_region r;
     ucs_status_t s = ucp_mem_map(context_, &mp, &r.memh);
     if (s != UCS_OK)
