@@ -156,13 +156,13 @@ void limit_segv(int reps, double *ns) {
  * puts (to globals, or over TCP) only while the target calls into it, and a spinning PE 1 would take
  * the CPU the pinned threads need. Both PEs are on this host. */
 void bench_limits(int me, int at_end) {
-  static char *path; /* symmetric: PE 0 puts the FIFO's name into PE 1's copy */
-  if (!path) path = shmem_calloc(64, 1);
+  /* Named after the launcher, the parent of both PEs: no message carries the name (OSHMEM over TCP once let
+   * PE 1 pass the barrier before PE 0's put of it arrived). */
+  char path[64];
+  snprintf(path, sizeof path, "/tmp/shmem_bench.%d.%d", (int)getppid(), at_end);
   if (me == 0) {
-    snprintf(path, 64, "/tmp/shmem_bench.%d.%d", (int)getpid(), at_end);
     unlink(path);
     if (mkfifo(path, 0600) != 0) perror("shmem_bench: mkfifo"), shmem_global_exit(1);
-    shmem_putmem(path, path, 64, 1);
   }
   shmem_barrier_all();
   int fd = open(path, me == 0 ? O_WRONLY : O_RDONLY); /* each open waits for the other side's */
