@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <functional>
 #include <vector>
 
 #include "coll_test_util.hpp"
@@ -72,14 +73,22 @@ TEST(Teams, SharedHoldsThePesWhoseMemoryIsMapped) {
   ASSERT_GE(mine, 0);
   ASSERT_LT(mine, n);
   EXPECT_EQ(shmem_team_translate_pe(SHMEM_TEAM_SHARED, mine, SHMEM_TEAM_WORLD), me());
-  if (on_tcp()) {
-    // No shared-memory transport: only this PE.
-    EXPECT_EQ(n, 1);
-  } else {
-    // One host: every PE.
-    EXPECT_EQ(n, npes());
-    EXPECT_EQ(mine, me());
-  }
+  // The PEs of this PE's host (RDSM_HOST_ID tells hosts apart, as the multi-host tests set it), in world
+  // order; only this PE when the heaps of a host are not mapped (RDSM_SHARE_HEAP=0).
+  static long host_of[64];
+  static long my_host;
+  ASSERT_LE(npes(), 64);
+  const char* id = std::getenv("RDSM_HOST_ID");
+  my_host = static_cast<long>(std::hash<std::string>{}(id != nullptr ? id : "") & 0x7fffffffffffffff);
+  shmem_barrier_all();
+  ASSERT_EQ(shmem_fcollectmem(SHMEM_TEAM_WORLD, host_of, &my_host, sizeof(long)), 0);
+  const char* share = std::getenv("RDSM_SHARE_HEAP");
+  const bool unshared = share != nullptr && std::strcmp(share, "0") == 0;
+  std::vector<int> expected;
+  for (int pe = 0; pe < npes(); ++pe)
+    if (unshared ? pe == me() : host_of[pe] == my_host) expected.push_back(pe);
+  ASSERT_EQ(n, static_cast<int>(expected.size()));
+  for (int i = 0; i < n; ++i) EXPECT_EQ(shmem_team_translate_pe(SHMEM_TEAM_SHARED, i, SHMEM_TEAM_WORLD), expected[i]);
   static long word;
   word = 1000 + me();
   shmem_barrier_all();

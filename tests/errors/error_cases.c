@@ -37,8 +37,8 @@ int main(int argc, char **argv) {
     if (me == 1) shmem_global_exit(3);
     shmem_barrier_all(); /* PE 0 waits here until it is ended */
     shmem_barrier_all();
-  } else if (strcmp(mode, "killed") == 0) {
-    if (me == 1) raise(SIGKILL);
+  } else if (strcmp(mode, "killed") == 0 || strcmp(mode, "killed_last") == 0) {
+    if (me == (strcmp(mode, "killed") == 0 ? 1 : shmem_n_pes() - 1)) raise(SIGKILL);
     for (;;) shmem_barrier_all(); /* PE 0 waits in a barrier for a PE that is gone */
   } else if (strcmp(mode, "clear_unheld") == 0) {
     static long lock = 0;
