@@ -115,9 +115,11 @@ void ibput(const char* fn, void* dest, const void* src, ptrdiff_t dst, ptrdiff_t
   auto* d = static_cast<char*>(dest);
   const auto* s = static_cast<const char*>(src);
   const auto eb = static_cast<ptrdiff_t>(elem_bytes);
+  // Blocking puts: each returns when its block may be reused (for small blocks UCX copies them at once, so this
+  // costs no wait), where an nbi put may still read the source after ibput has returned.
   for (size_t i = 0; i < nblocks; ++i)
     put(fn, d + static_cast<ptrdiff_t>(i) * dst * eb, s + static_cast<ptrdiff_t>(i) * sst * eb, bsize * elem_bytes,
-        pe, true, stream);
+        pe, false, stream);
 }
 
 void ibget(const char* fn, void* dest, const void* src, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks,

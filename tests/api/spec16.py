@@ -64,11 +64,13 @@ CHANGELOG = [
     ("Added `shmem_sum_inscan` and `shmem_sum_exscan`", "implemented (every SUM type, C11 and C++ generic names)",
      "`shmem_spec16_coll` (`SumScans...`)"),
     ("Initialization and finalization may be called multiple times; added `shmem_query_initialized`",
-     "implemented: nested calls are counted, the finalize matching the first init ends the library",
-     "`shmem_spec16_coll` (`InitAndFinalizeNest...`)"),
+     "implemented: nested calls are counted, the finalize matching the first init ends the library; "
+     "an earlier finalize completes pending operations and synchronizes the PEs",
+     "`shmem_init_nesting` (C, from before `shmem_init` to after the last `shmem_finalize`), `shmem_spec16_coll` "
+     "(`InitAndFinalizeNest...`)"),
     ("Added `shmem_ibget` and `shmem_ibput` (interleaved blocks)", "implemented (typed, sized, ctx, generic); "
      "`dst`/`sst` are the distance between block starts in elements, at least `bsize` (the pages' final wording)",
-     "`shmem_spec16_rma` (`IbputAndIbget...`, `IbputOnATeamContext...`)"),
+     "`shmem_spec16_rma` (`IbputAndIbget...`, `IbputSourceMayBeReused...`, `IbputOnATeamContext...`)"),
     ("Added `shmem_signal_add` and `shmem_signal_set`", "implemented (plain, ctx, C11 ctx-first form)",
      "`shmem_spec16_rma` (`SignalAddSums...`)"),
     ("Added `shmem_team_ptr`", "implemented (rdsm had it before 1.6; it is listed with 1.6 here)", "`shmem_spec16_rma` (`TeamPtrNumbersThePe...`), "
@@ -117,7 +119,7 @@ NOT_RATIFIED = [
 # ---- The tests behind each family's status in docs/api-coverage.md -----------------------------------------
 _PROTO_ONLY = "`api.prototypes_{c,cxx}` (prototype and link)"
 FAMILY_TESTS = {
-    "setup": "`shmem_setup_barrier`, `shmem_spec16_coll`", "profiling": "`compat.profiling`",
+    "setup": "`shmem_setup_barrier`, `shmem_init_nesting`, `shmem_spec16_coll`", "profiling": "`compat.profiling`",
     "teams": "`coll_teams`, `coll_invalid_handles`, `shmem_spec16_rma`", "contexts": "`coll_ctx`, `coll_invalid_handles`",
     "memory": "`shmem_heap`, `shmem_heap_exhaustion`", "rma ibput": "`shmem_spec16_rma`", "rma ibget": "`shmem_spec16_rma`",
     "signal": "`shmem_signal`, `shmem_spec16_rma`", "collectives": "`coll_collectives`, `compat.sync_team_{c11,cxx}`",

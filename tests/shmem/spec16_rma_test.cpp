@@ -1,5 +1,6 @@
 // OpenSHMEM 1.6 point-to-point additions: shmem_ibput/shmem_ibget (typed, sized, context forms, C++ overloads),
 // shmem_signal_set/_add, shmem_pe_quiet, communication sessions and shmem_team_ptr.
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -81,6 +82,33 @@ TEST(Spec16, IbputAndIbgetMoveStridedBlocksForEveryForm) {
     expect_blocks(local.data(), right(), f.elem, dst, bsize, nblocks, "ibget");
     shmem_barrier_all();
   }
+}
+
+// ibput returns when the source may be reused, not when the data has left: overwriting the source right after
+// the call must not change what arrives. Large blocks are sent from the user's buffer by UCX (zero copy, or
+// queued when resources run short), so an ibput that only started its transfers would let the overwrite through.
+TEST(Spec16, IbputSourceMayBeReusedOnReturn) {
+  constexpr size_t kBlock = 128 * 1024 / sizeof(long), kBlocks = 4;
+  long* dest = static_cast<long*>(shmem_malloc(2 * kBlock * kBlocks * sizeof(long)));
+  ASSERT_NE(dest, nullptr);
+  std::vector<long> src(2 * kBlock * kBlocks);
+  const int rounds = reps(20, 5);
+  for (int r = 0; r < rounds; ++r) {
+    std::memset(dest, 0, 2 * kBlock * kBlocks * sizeof(long));
+    for (size_t i = 0; i < src.size(); ++i) src[i] = static_cast<long>(i) + 1000L * me() + 100000L * r;
+    shmem_barrier_all();
+    shmem_long_ibput(dest, src.data(), 2 * kBlock, 2 * kBlock, kBlock, kBlocks, right());
+    std::fill(src.begin(), src.end(), -1L);  // reuse at once
+    shmem_barrier_all();
+    for (size_t b = 0; b < kBlocks; ++b)
+      for (size_t e = 0; e < kBlock; e += 61) {
+        const size_t i = b * 2 * kBlock + e;
+        ASSERT_EQ(dest[i], static_cast<long>(i) + 1000L * left() + 100000L * r) << "round " << r << " index " << i;
+        ASSERT_EQ(dest[i + kBlock], 0) << "gap between blocks written, index " << i + kBlock;
+      }
+    shmem_barrier_all();
+  }
+  shmem_free(dest);
 }
 
 TEST(Spec16, IbputOnATeamContextAndTheCxxOverloadsNumberPesInTheTeam) {
