@@ -75,7 +75,8 @@ CHANGELOG = [
      "`shmem_spec16_rma` (`SignalAddSums...`)"),
     ("Added `shmem_team_ptr`", "implemented (rdsm had it before 1.6; it is listed with 1.6 here)", "`shmem_spec16_rma` (`TeamPtrNumbersThePe...`), "
      "`coll_invalid_handles`"),
-    ("`shmem_team_split_strided`: wrap-around is undefined", "nothing to do (rdsm numbers the team as given)", "—"),
+    ("`shmem_team_split_strided`: wrap-around is undefined", "refused: a triplet that leaves the parent's PE "
+     "range creates no team and returns nonzero on every PE", "`coll_teams` (`SplitStridedInvalidArguments...`)"),
     ("Added sessions: `shmem_ctx_session_start`/`_stop`", "implemented as hints rdsm applies no optimization for (the "
      "specification allows this): arguments checked, results, completion and ordering unchanged",
      "`shmem_spec16_rma` (`SessionsAreHints...`)"),
@@ -85,9 +86,12 @@ CHANGELOG = [
     ("Split the `shmem_{malloc, free, realloc, align}` listings", "document change only", "—"),
     ("Memory management routines are collective on the world team", "as before (collective, checked by "
      "`SHMEM_DEBUG`)", "`shmem_heap`"),
-    ("`shmem_team_get_config` returns current values; config_mask 0 / NULL config", "as before", "`coll_teams`"),
-    ("`shmem_team_split_strided`: stride 0 or negative", "implemented (negative strides number downwards)",
-     "`coll_teams` (`SplitStridedNegativeStride...`)"),
+    ("`shmem_team_get_config` returns current values; config_mask 0 / NULL config", "implemented: mask 0 performs "
+     "no action and returns 0, NULL config included (1.5 rdsm returned nonzero for NULL); the values do not change "
+     "after creation in rdsm", "`coll_teams` (`GetConfigReturnsTheCreationConfig`)"),
+    ("`shmem_team_split_strided`: stride 0 or negative", "implemented: negative strides number downwards; stride 0 "
+     "makes the one-PE team of `start` when size is 1 and is refused otherwise",
+     "`coll_teams` (`SplitStridedNegativeStride...`, `SplitStridedSizeOneWithStrideZero`)"),
     ("Source buffer requirements of collectives", "as before (each collective synchronizes)",
      "`coll_collectives`, `shmem_spec16_coll`"),
     ("Errata section", "document change only", "—"),
