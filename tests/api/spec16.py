@@ -125,11 +125,11 @@ _PROTO_ONLY = "`api.prototypes_{c,cxx}` (prototype and link)"
 FAMILY_TESTS = {
     "setup": "`shmem_setup_barrier`, `shmem_init_nesting`, `shmem_spec16_coll`", "profiling": "`compat.profiling`",
     "teams": "`coll_teams`, `coll_invalid_handles`, `shmem_spec16_rma`", "contexts": "`coll_ctx`, `coll_invalid_handles`",
-    "memory": "`shmem_heap`, `shmem_heap_exhaustion`", "rma ibput": "`shmem_spec16_rma`", "rma ibget": "`shmem_spec16_rma`",
+    "memory": "`shmem_heap`, `shmem_heap_exhaustion`", "rma ibput": "`shmem_spec16_rma`", "rma ibget": "`shmem_spec16_rma`, `errors.ibget_bad_pe`",
     "signal": "`shmem_signal`, `shmem_spec16_rma`", "collectives": "`coll_collectives`, `compat.sync_team_{c11,cxx}`",
     "reductions": "`coll_reduce`", "scans": "`shmem_spec16_coll`",
     "p2p sync": "`shmem_p2p_sync`, `shmem_p2p_any_rotation`, `shmem_spec16_coll`",
-    "ordering": "`shmem_ordering`, `shmem_spec16_rma`", "sessions": "`shmem_spec16_rma`", "locks": "`shmem_lock`",
+    "ordering": "`shmem_ordering`, `shmem_spec16_rma`, `errors.pe_quiet_bad_pe`", "sessions": "`shmem_spec16_rma`, `errors.session_null_config`", "locks": "`shmem_lock`",
     "deprecated memory": "`shmem_heap`", "deprecated amo": "`shmem_amo`, `compat.generic_c11`",
     "deprecated collectives": "`coll_legacy`", "deprecated reductions": "`coll_legacy`",
     "deprecated setup": _PROTO_ONLY, "deprecated cache": _PROTO_ONLY, "deprecated p2p sync": _PROTO_ONLY,

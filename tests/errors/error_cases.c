@@ -29,6 +29,13 @@ int main(int argc, char **argv) {
     shmem_putmem(heap, big, (size_t)1 << 40, 0);
   } else if (strcmp(mode, "misaligned") == 0) {
     shmem_long_atomic_add((long *)((char *)heap + 4), 1, 0);
+  } else if (strcmp(mode, "pe_quiet_bad_pe") == 0) {
+    const int targets[2] = {0, 5};
+    shmem_pe_quiet(targets, 2);
+  } else if (strcmp(mode, "ibget_bad_pe") == 0) {
+    shmem_long_ibget(&local, heap, 1, 1, 1, 1, 9);
+  } else if (strcmp(mode, "session_null_config") == 0) {
+    shmem_ctx_session_start(SHMEM_CTX_DEFAULT, SHMEM_CTX_SESSION_BATCH, NULL, SHMEM_CTX_SESSION_TOTAL_OPS);
   } else if (strcmp(mode, "bad_cmp") == 0) {
     shmem_long_wait_until(heap, 99, 0);
   } else if (strcmp(mode, "bad_free") == 0) {
