@@ -1,4 +1,4 @@
-/* OpenSHMEM 1.6 C API of rdsm (every 1.5 name kept; the 1.6 additions are in shmem16.h): the symmetric heap, RMA, atomics, signals, ordering and synchronization. */
+/* OpenSHMEM 1.6 C API of rdsm (every 1.5 name kept; 1.6 additions in shmem16.h): heap, RMA, atomics, signals, sync. */
 #ifndef RDSM_SHMEM_H
 #define RDSM_SHMEM_H
 

@@ -73,15 +73,16 @@ CHANGELOG = [
      "`shmem_spec16_rma` (`IbputAndIbget...`, `IbputSourceMayBeReused...`, `IbputOnATeamContext...`)"),
     ("Added `shmem_signal_add` and `shmem_signal_set`", "implemented (plain, ctx, C11 ctx-first form)",
      "`shmem_spec16_rma` (`SignalAddSums...`)"),
-    ("Added `shmem_team_ptr`", "implemented (rdsm had it before 1.6; it is listed with 1.6 here)", "`shmem_spec16_rma` (`TeamPtrNumbersThePe...`), "
-     "`coll_invalid_handles`"),
+    ("Added `shmem_team_ptr`", "implemented (rdsm had it before 1.6; it is listed with 1.6 here)",
+     "`shmem_spec16_rma` (`TeamPtrNumbersThePe...`), `coll_invalid_handles`"),
     ("`shmem_team_split_strided`: wrap-around is undefined", "refused: a triplet that leaves the parent's PE "
      "range creates no team and returns nonzero on every PE", "`coll_teams` (`SplitStridedInvalidArguments...`)"),
     ("Added sessions: `shmem_ctx_session_start`/`_stop`", "implemented as hints rdsm applies no optimization for (the "
      "specification allows this): arguments checked, results, completion and ordering unchanged",
      "`shmem_spec16_rma` (`SessionsAreHints...`)"),
     ("Added `shmem_pe_quiet` (`const int *target_pes, size_t npes`)", "implemented: completes all of the "
-     "context's operations (a superset of those to the PEs, as the page's notes allow); PE numbers of the context's team",
+     "context's operations (a superset of those to the PEs, as the page's notes allow); PE numbers of the "
+     "context's team",
      "`shmem_spec16_rma` (`PeQuiet...`)"),
     ("Split the `shmem_{malloc, free, realloc, align}` listings", "document change only", "—"),
     ("Memory management routines are collective on the world team", "as before (collective, checked by "
@@ -124,12 +125,14 @@ NOT_RATIFIED = [
 _PROTO_ONLY = "`api.prototypes_{c,cxx}` (prototype and link)"
 FAMILY_TESTS = {
     "setup": "`shmem_setup_barrier`, `shmem_init_nesting`, `shmem_spec16_coll`", "profiling": "`compat.profiling`",
-    "teams": "`coll_teams`, `coll_invalid_handles`, `shmem_spec16_rma`", "contexts": "`coll_ctx`, `coll_invalid_handles`",
-    "memory": "`shmem_heap`, `shmem_heap_exhaustion`", "rma ibput": "`shmem_spec16_rma`", "rma ibget": "`shmem_spec16_rma`, `errors.ibget_bad_pe`",
+    "teams": "`coll_teams`, `coll_invalid_handles`, `shmem_spec16_rma`",
+    "contexts": "`coll_ctx`, `coll_invalid_handles`", "memory": "`shmem_heap`, `shmem_heap_exhaustion`",
+    "rma ibput": "`shmem_spec16_rma`", "rma ibget": "`shmem_spec16_rma`, `errors.ibget_bad_pe`",
     "signal": "`shmem_signal`, `shmem_spec16_rma`", "collectives": "`coll_collectives`, `compat.sync_team_{c11,cxx}`",
     "reductions": "`coll_reduce`", "scans": "`shmem_spec16_coll`",
     "p2p sync": "`shmem_p2p_sync`, `shmem_p2p_any_rotation`, `shmem_spec16_coll`",
-    "ordering": "`shmem_ordering`, `shmem_spec16_rma`, `errors.pe_quiet_bad_pe`", "sessions": "`shmem_spec16_rma`, `errors.session_null_config`", "locks": "`shmem_lock`",
+    "ordering": "`shmem_ordering`, `shmem_spec16_rma`, `errors.pe_quiet_bad_pe`",
+    "sessions": "`shmem_spec16_rma`, `errors.session_null_config`", "locks": "`shmem_lock`",
     "deprecated memory": "`shmem_heap`", "deprecated amo": "`shmem_amo`, `compat.generic_c11`",
     "deprecated collectives": "`coll_legacy`", "deprecated reductions": "`coll_legacy`",
     "deprecated setup": _PROTO_ONLY, "deprecated cache": _PROTO_ONLY, "deprecated p2p sync": _PROTO_ONLY,
