@@ -19,11 +19,19 @@ namespace {
 // How many initialization calls shmem_finalize has yet to match (OpenSHMEM 1.6: init and finalize may be called
 // several times; the library stays initialized until the finalize that matches the first init).
 std::atomic<int> g_init_calls{0};
+// Set by the finalize that ends the library: the job's rendezvous admits each PE once, so a later init could
+// only fail, and would do so with a message about ranks.
+std::atomic<bool> g_finalized{false};
 
 int start(int requested) {
   if (runtime::initialized()) {
     g_init_calls.fetch_add(1, std::memory_order_relaxed);
     return 0;
+  }
+  if (g_finalized.load(std::memory_order_relaxed)) {
+    std::fprintf(stderr, "rdsm: shmem_init: the library was finalized; a process cannot initialize it again "
+                         "(keep one initialization open, nested calls are counted)\n");
+    return 1;
   }
   status s = runtime::init(requested);
   if (!s.ok()) {
@@ -64,6 +72,7 @@ void shmem_finalize(void) {
   g_init_calls.store(calls - 1, std::memory_order_relaxed);
   if (calls == 1) {
     runtime::finalize();
+    g_finalized.store(true, std::memory_order_relaxed);
     return;
   }
   barrier_all();

@@ -65,9 +65,10 @@ CHANGELOG = [
      "`shmem_spec16_coll` (`SumScans...`)"),
     ("Initialization and finalization may be called multiple times; added `shmem_query_initialized`",
      "implemented: nested calls are counted, the finalize matching the first init ends the library; "
-     "an earlier finalize completes pending operations and synchronizes the PEs",
+     "an earlier finalize completes pending operations and synchronizes the PEs; an init after the last finalize "
+     "ends the process with one line (the job's rendezvous admits a PE once)",
      "`shmem_init_nesting` (C, from before `shmem_init` to after the last `shmem_finalize`), `shmem_spec16_coll` "
-     "(`InitAndFinalizeNest...`)"),
+     "(`InitAndFinalizeNest...`), `errors.reinit_after_finalize`"),
     ("Added `shmem_ibget` and `shmem_ibput` (interleaved blocks)", "implemented (typed, sized, ctx, generic); "
      "`dst`/`sst` are the distance between block starts in elements, at least `bsize` (the pages' final wording)",
      "`shmem_spec16_rma` (`IbputAndIbget...`, `IbputSourceMayBeReused...`, `IbputOnATeamContext...`)"),

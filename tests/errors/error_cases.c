@@ -14,6 +14,12 @@ int main(int argc, char **argv) {
     shmem_long_p(&target, 1, 0);
     return 0;
   }
+  if (strcmp(mode, "reinit_after_finalize") == 0) {
+    shmem_init();
+    shmem_finalize();
+    shmem_init(); /* ends the process with one line */
+    return 0;
+  }
   shmem_init();
   int me = shmem_my_pe();
   long *heap = shmem_malloc(64);
