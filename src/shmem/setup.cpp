@@ -39,7 +39,7 @@ int start(int requested) {
     return 1;
   }
   bind_predefined_teams();
-  g_init_calls.store(1, std::memory_order_relaxed);
+  g_init_calls.store(1, std::memory_order_release);
   return 0;
 }
 
@@ -78,7 +78,9 @@ void shmem_finalize(void) {
   barrier_all();
 }
 
-void shmem_query_initialized(int* initialized) { *initialized = runtime::initialized() ? 1 : 0; }
+// Any thread, at any time (OpenSHMEM 1.6): reads the atomic count, not the runtime's pointer, which init and
+// finalize set without synchronization.
+void shmem_query_initialized(int* initialized) { *initialized = g_init_calls.load(std::memory_order_acquire) > 0; }
 
 int shmem_my_pe(void) { return runtime::checked(__func__).my_pe(); }
 int shmem_n_pes(void) { return runtime::checked(__func__).n_pes(); }
