@@ -59,7 +59,14 @@ EVIDENCE_SOURCE = ("openshmem-org/specification `content/backmatter.tex` (commit
                    "`content/shmem_ibget.tex`, `shmem_ibput.tex`, `shmem_signal_set.tex`, `shmem_signal_add.tex`, "
                    "`shmem_pe_quiet.tex`, `shmem_ctx_session_start.tex`, `shmem_ctx_session_stop.tex`, "
                    "`shmem_ctx_session_config_t.tex`, `shmem_scan.tex`, `shmem_query_initialized.tex`, "
-                   "`shmem_team_ptr.tex`")
+                   "`shmem_team_ptr.tex`. Where stored versions of a page differ, the ratified text was told apart by "
+                   "the specification's pull requests: `shmem_pe_quiet` takes `(const int *target_pes, size_t npes)` "
+                   "(page at commit 4b70f0ba; an earlier draft took one `int target_pe`, and the working group asked "
+                   "in PR #316 that `target_pes` not be read when `npes` is 0); `shmem_signal_add`/`_set` take a "
+                   "non-const `sig_addr` (PR #489 removed the draft's `const`); `shmem_ibget`/`_ibput` strides are "
+                   "the distance between block starts in elements (page at 4b70f0ba; an earlier draft said "
+                   "between elements); the `SHMEM_CTX_SESSION_SAME_AMO` hint of one stored session page is from "
+                   "PR #513, not merged, so not provided")
 CHANGELOG = [
     ("Added `shmem_sum_inscan` and `shmem_sum_exscan`", "implemented (every SUM type, C11 and C++ generic names)",
      "`shmem_spec16_coll` (`SumScans...`)"),
