@@ -2,7 +2,7 @@
 include(CMakePackageConfigHelpers)
 install(TARGETS rdsm EXPORT rdsmTargets LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
 install(DIRECTORY include/mpp DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
-install(FILES include/shmem.h include/shmem_generic.h include/shmem_collectives.h include/shmem_cxx.h
+install(FILES include/shmem.h include/shmem_generic.h include/shmem_collectives.h include/shmem16.h include/shmem_cxx.h
               include/shmemx.h DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 install(DIRECTORY include/rdsm DESTINATION ${CMAKE_INSTALL_INCLUDEDIR} FILES_MATCHING PATTERN "*.hpp" PATTERN "*.h")
 install(EXPORT rdsmTargets NAMESPACE rdsm:: DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/rdsm)

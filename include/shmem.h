@@ -1,4 +1,4 @@
-/* OpenSHMEM 1.5 C API of rdsm: the symmetric heap, RMA, atomics, signals, ordering and synchronization. */
+/* OpenSHMEM 1.6 C API of rdsm (every 1.5 name kept; 1.6 additions in shmem16.h): heap, RMA, atomics, signals, sync. */
 #ifndef RDSM_SHMEM_H
 #define RDSM_SHMEM_H
 
@@ -13,7 +13,7 @@ extern "C" {
 
 /* ---- Library constants ---------------------------------------------------------------------- */
 #define SHMEM_MAJOR_VERSION 1
-#define SHMEM_MINOR_VERSION 5
+#define SHMEM_MINOR_VERSION 6
 #define _SHMEM_MAJOR_VERSION SHMEM_MAJOR_VERSION
 #define _SHMEM_MINOR_VERSION SHMEM_MINOR_VERSION
 #define SHMEM_MAX_NAME_LEN 256
@@ -214,22 +214,22 @@ SHMEM_API void shmem_sync_all(void);
   SHMEM_API size_t shmem_##N##_wait_until_some(T *ivars, size_t nelems, size_t *indices, const int *status, \
                                                int cmp, T cmp_value);                                  \
   SHMEM_API void shmem_##N##_wait_until_all_vector(T *ivars, size_t nelems, const int *status, int cmp, \
-                                                   T *cmp_values);                                     \
+                                                   const T *cmp_values);                                     \
   SHMEM_API size_t shmem_##N##_wait_until_any_vector(T *ivars, size_t nelems, const int *status, int cmp, \
-                                                     T *cmp_values);                                   \
+                                                     const T *cmp_values);                                   \
   SHMEM_API size_t shmem_##N##_wait_until_some_vector(T *ivars, size_t nelems, size_t *indices,        \
-                                                      const int *status, int cmp, T *cmp_values);     \
+                                                      const int *status, int cmp, const T *cmp_values);     \
   SHMEM_API int shmem_##N##_test(T *ivar, int cmp, T cmp_value);                                      \
   SHMEM_API int shmem_##N##_test_all(T *ivars, size_t nelems, const int *status, int cmp, T cmp_value); \
   SHMEM_API size_t shmem_##N##_test_any(T *ivars, size_t nelems, const int *status, int cmp, T cmp_value); \
   SHMEM_API size_t shmem_##N##_test_some(T *ivars, size_t nelems, size_t *indices, const int *status, \
                                          int cmp, T cmp_value);                                        \
   SHMEM_API int shmem_##N##_test_all_vector(T *ivars, size_t nelems, const int *status, int cmp,     \
-                                            T *cmp_values);                                            \
+                                            const T *cmp_values);                                            \
   SHMEM_API size_t shmem_##N##_test_any_vector(T *ivars, size_t nelems, const int *status, int cmp,  \
-                                               T *cmp_values);                                         \
+                                               const T *cmp_values);                                         \
   SHMEM_API size_t shmem_##N##_test_some_vector(T *ivars, size_t nelems, size_t *indices,            \
-                                                const int *status, int cmp, T *cmp_values);            \
+                                                const int *status, int cmp, const T *cmp_values);            \
   SHMEM_API void shmem_##N##_wait(T *ivar, T cmp_value);
 RDSM_SHMEM_SYNC_TYPES(RDSM_DECL_SYNC)
 #undef RDSM_DECL_SYNC
@@ -281,6 +281,7 @@ RDSM_SHMEM_OLD_EXT_AMO_TYPES(RDSM_DECL_OLD_EXT_AMO)
 #endif
 
 #include "shmem_collectives.h"
+#include "shmem16.h"
 #include "shmem_generic.h"
 #ifdef __cplusplus
 #include "shmem_cxx.h"

@@ -37,6 +37,12 @@
                 (dest, source, dst, sst, nelems, pe))                                                              \
   RDSM_CXX_PAIR(void, iget, N, (T * dest, const T *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe),  \
                 (dest, source, dst, sst, nelems, pe))                                                              \
+  RDSM_CXX_PAIR(void, ibput, N,                                                                                    \
+                (T * dest, const T *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe),   \
+                (dest, source, dst, sst, bsize, nblocks, pe))                                                      \
+  RDSM_CXX_PAIR(void, ibget, N,                                                                                    \
+                (T * dest, const T *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe),   \
+                (dest, source, dst, sst, bsize, nblocks, pe))                                                      \
   RDSM_CXX_PAIR(void, put_signal, N,                                                                               \
                 (T * dest, const T *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe), \
                 (dest, source, nelems, sig_addr, signal, sig_op, pe))                                              \
@@ -103,13 +109,13 @@ RDSM_GENERIC_BITWISE_TYPES(RDSM_CXX_BITWISE_AMO)
                (T * ivars, size_t nelems, size_t *indices, const int *status, int cmp, T cmp_value),               \
                (ivars, nelems, indices, status, cmp, cmp_value))                                                   \
   RDSM_CXX_ONE(void, wait_until_all_vector, N,                                                                     \
-               (T * ivars, size_t nelems, const int *status, int cmp, T *cmp_values),                              \
+               (T * ivars, size_t nelems, const int *status, int cmp, const T *cmp_values),                           \
                (ivars, nelems, status, cmp, cmp_values))                                                           \
   RDSM_CXX_ONE(size_t, wait_until_any_vector, N,                                                                   \
-               (T * ivars, size_t nelems, const int *status, int cmp, T *cmp_values),                              \
+               (T * ivars, size_t nelems, const int *status, int cmp, const T *cmp_values),                           \
                (ivars, nelems, status, cmp, cmp_values))                                                           \
   RDSM_CXX_ONE(size_t, wait_until_some_vector, N,                                                                  \
-               (T * ivars, size_t nelems, size_t *indices, const int *status, int cmp, T *cmp_values),             \
+               (T * ivars, size_t nelems, size_t *indices, const int *status, int cmp, const T *cmp_values),          \
                (ivars, nelems, indices, status, cmp, cmp_values))                                                  \
   RDSM_CXX_ONE(int, test, N, (T * ivar, int cmp, T cmp_value), (ivar, cmp, cmp_value))                             \
   RDSM_CXX_ONE(int, test_all, N, (T * ivars, size_t nelems, const int *status, int cmp, T cmp_value),              \
@@ -119,12 +125,12 @@ RDSM_GENERIC_BITWISE_TYPES(RDSM_CXX_BITWISE_AMO)
   RDSM_CXX_ONE(size_t, test_some, N,                                                                               \
                (T * ivars, size_t nelems, size_t *indices, const int *status, int cmp, T cmp_value),               \
                (ivars, nelems, indices, status, cmp, cmp_value))                                                   \
-  RDSM_CXX_ONE(int, test_all_vector, N, (T * ivars, size_t nelems, const int *status, int cmp, T *cmp_values),     \
+  RDSM_CXX_ONE(int, test_all_vector, N, (T * ivars, size_t nelems, const int *status, int cmp, const T *cmp_values),  \
                (ivars, nelems, status, cmp, cmp_values))                                                           \
-  RDSM_CXX_ONE(size_t, test_any_vector, N, (T * ivars, size_t nelems, const int *status, int cmp, T *cmp_values),  \
+  RDSM_CXX_ONE(size_t, test_any_vector, N, (T * ivars, size_t nelems, const int *status, int cmp, const T *cmp_values),\
                (ivars, nelems, status, cmp, cmp_values))                                                           \
   RDSM_CXX_ONE(size_t, test_some_vector, N,                                                                        \
-               (T * ivars, size_t nelems, size_t *indices, const int *status, int cmp, T *cmp_values),             \
+               (T * ivars, size_t nelems, size_t *indices, const int *status, int cmp, const T *cmp_values),          \
                (ivars, nelems, indices, status, cmp, cmp_values))
 RDSM_GENERIC_SYNC_TYPES(RDSM_CXX_SYNC)
 #undef RDSM_CXX_SYNC
@@ -154,7 +160,9 @@ RDSM_GENERIC_SYNC_TYPES(RDSM_CXX_WAIT_UNTIL)
 #define RDSM_CXX_REDUCE_BITWISE(T, N) \
   RDSM_CXX_REDUCE(T, N, and_reduce) RDSM_CXX_REDUCE(T, N, or_reduce) RDSM_CXX_REDUCE(T, N, xor_reduce)
 #define RDSM_CXX_REDUCE_MINMAX(T, N) RDSM_CXX_REDUCE(T, N, max_reduce) RDSM_CXX_REDUCE(T, N, min_reduce)
-#define RDSM_CXX_REDUCE_ARITH(T, N) RDSM_CXX_REDUCE(T, N, sum_reduce) RDSM_CXX_REDUCE(T, N, prod_reduce)
+#define RDSM_CXX_REDUCE_ARITH(T, N)                                                                  \
+  RDSM_CXX_REDUCE(T, N, sum_reduce) RDSM_CXX_REDUCE(T, N, prod_reduce) RDSM_CXX_REDUCE(T, N, sum_inscan) \
+  RDSM_CXX_REDUCE(T, N, sum_exscan)
 RDSM_GENERIC_REDUCE_BITWISE_TYPES(RDSM_CXX_REDUCE_BITWISE)
 RDSM_GENERIC_REDUCE_MINMAX_TYPES(RDSM_CXX_REDUCE_MINMAX)
 RDSM_GENERIC_REDUCE_ARITH_TYPES(RDSM_CXX_REDUCE_ARITH)
@@ -165,6 +173,14 @@ RDSM_GENERIC_REDUCE_ARITH_TYPES(RDSM_CXX_REDUCE_ARITH)
 
 /* ---- shmem_sync(team): the 1.5 team form beside the deprecated active-set routine of the same name ------------ */
 inline int shmem_sync(shmem_team_t team) { return shmem_team_sync(team); }
+
+/* ---- 1.6 shmem_signal_set / shmem_signal_add: the context-first forms ---------------------------------------- */
+inline void shmem_signal_set(shmem_ctx_t ctx, uint64_t *sig_addr, uint64_t signal, int pe) {
+  shmem_ctx_signal_set(ctx, sig_addr, signal, pe);
+}
+inline void shmem_signal_add(shmem_ctx_t ctx, uint64_t *sig_addr, uint64_t signal, int pe) {
+  shmem_ctx_signal_add(ctx, sig_addr, signal, pe);
+}
 
 #undef RDSM_CXX_PAIR
 #undef RDSM_CXX_ONE

@@ -54,6 +54,12 @@
 #define RDSM_ASSOC_g(T, N) T : shmem_##N##_g,
 #define RDSM_ASSOC_ctx_g(T, N) T : shmem_ctx_##N##_g,
 #define RDSM_ASSOC_iput(T, N) T : shmem_##N##_iput,
+#define RDSM_ASSOC_ibput(T, N) T : shmem_##N##_ibput,
+#define RDSM_ASSOC_ctx_ibput(T, N) T : shmem_ctx_##N##_ibput,
+#define RDSM_ASSOC_ibget(T, N) T : shmem_##N##_ibget,
+#define RDSM_ASSOC_ctx_ibget(T, N) T : shmem_ctx_##N##_ibget,
+#define RDSM_ASSOC_sum_inscan(T, N) T : shmem_##N##_sum_inscan,
+#define RDSM_ASSOC_sum_exscan(T, N) T : shmem_##N##_sum_exscan,
 #define RDSM_ASSOC_ctx_iput(T, N) T : shmem_ctx_##N##_iput,
 #define RDSM_ASSOC_iget(T, N) T : shmem_##N##_iget,
 #define RDSM_ASSOC_ctx_iget(T, N) T : shmem_ctx_##N##_iget,
@@ -166,6 +172,8 @@
 #define shmem_g(...) RDSM_SELECT_CTX(RDSM_GENERIC_RMA_TYPES, g, __VA_ARGS__)(__VA_ARGS__)
 #define shmem_iput(...) RDSM_SELECT_CTX(RDSM_GENERIC_RMA_TYPES, iput, __VA_ARGS__)(__VA_ARGS__)
 #define shmem_iget(...) RDSM_SELECT_CTX(RDSM_GENERIC_RMA_TYPES, iget, __VA_ARGS__)(__VA_ARGS__)
+#define shmem_ibput(...) RDSM_SELECT_CTX(RDSM_GENERIC_RMA_TYPES, ibput, __VA_ARGS__)(__VA_ARGS__)
+#define shmem_ibget(...) RDSM_SELECT_CTX(RDSM_GENERIC_RMA_TYPES, ibget, __VA_ARGS__)(__VA_ARGS__)
 #define shmem_put_signal(...) RDSM_SELECT_CTX(RDSM_GENERIC_RMA_TYPES, put_signal, __VA_ARGS__)(__VA_ARGS__)
 #define shmem_put_signal_nbi(...) RDSM_SELECT_CTX(RDSM_GENERIC_RMA_TYPES, put_signal_nbi, __VA_ARGS__)(__VA_ARGS__)
 #define shmem_atomic_fetch(...) RDSM_SELECT_CTX(RDSM_GENERIC_EXT_AMO_TYPES, atomic_fetch, __VA_ARGS__)(__VA_ARGS__)
@@ -246,12 +254,25 @@
 #define shmem_prod_reduce(...) \
   RDSM_SELECT(RDSM_GENERIC_REDUCE_ARITH_TYPES, prod_reduce, RDSM_ARG1(__VA_ARGS__))(__VA_ARGS__)
 
+/* 1.6 scans: shmem_sum_<in|ex>scan(team, dest, source, nelems), selected by dest. */
+#define shmem_sum_inscan(...) \
+  RDSM_SELECT(RDSM_GENERIC_REDUCE_ARITH_TYPES, sum_inscan, RDSM_ARG1(__VA_ARGS__))(__VA_ARGS__)
+#define shmem_sum_exscan(...) \
+  RDSM_SELECT(RDSM_GENERIC_REDUCE_ARITH_TYPES, sum_exscan, RDSM_ARG1(__VA_ARGS__))(__VA_ARGS__)
+
 /* shmem_sync(team) (1.5, the team form: shmem_team_sync) or shmem_sync(PE_start, logPE_stride, PE_size, pSync)
  * (deprecated active-set form), told apart by the number of arguments. The inner shmem_sync is not expanded again:
  * it names the function. */
 #define RDSM_FIFTH_ARG_(a, b, c, d, e, ...) e
 #define shmem_sync(...) \
   RDSM_FIFTH_ARG_(__VA_ARGS__, shmem_sync, shmem_sync, shmem_sync, shmem_team_sync, ~)(__VA_ARGS__)
+
+/* 1.6 shmem_signal_set / shmem_signal_add: (sig_addr, signal, pe) or (ctx, sig_addr, signal, pe), told apart by
+ * the number of arguments. */
+#define shmem_signal_set(...) \
+  RDSM_FIFTH_ARG_(__VA_ARGS__, shmem_ctx_signal_set, shmem_signal_set, ~, ~)(__VA_ARGS__)
+#define shmem_signal_add(...) \
+  RDSM_FIFTH_ARG_(__VA_ARGS__, shmem_ctx_signal_add, shmem_signal_add, ~, ~)(__VA_ARGS__)
 
 /* Deprecated (1.4) AMO names, still part of 1.5. */
 #define shmem_fetch(dest, ...) RDSM_SELECT(RDSM_GENERIC_DEPR_EXT_AMO_TYPES, depr_fetch, dest)(dest, __VA_ARGS__)

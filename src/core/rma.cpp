@@ -110,23 +110,37 @@ void get(const char* fn, void* dest, const void* src, size_t bytes, int pe, bool
   if (!st.ok()) transport_failed(fn, st);
 }
 
-void iput(const char* fn, void* dest, const void* src, ptrdiff_t dst, ptrdiff_t sst, size_t nelems,
-          size_t elem_bytes, int pe, int stream) {
+void ibput(const char* fn, void* dest, const void* src, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks,
+           size_t elem_bytes, int pe, int stream) {
   auto* d = static_cast<char*>(dest);
   const auto* s = static_cast<const char*>(src);
-  for (size_t i = 0; i < nelems; ++i)
-    put(fn, d + static_cast<ptrdiff_t>(i) * dst * static_cast<ptrdiff_t>(elem_bytes),
-        s + static_cast<ptrdiff_t>(i) * sst * static_cast<ptrdiff_t>(elem_bytes), elem_bytes, pe, true, stream);
+  const auto eb = static_cast<ptrdiff_t>(elem_bytes);
+  // Blocking puts: each returns when its block may be reused (for small blocks UCX copies them at once, so this
+  // costs no wait), where an nbi put may still read the source after ibput has returned.
+  for (size_t i = 0; i < nblocks; ++i)
+    put(fn, d + static_cast<ptrdiff_t>(i) * dst * eb, s + static_cast<ptrdiff_t>(i) * sst * eb, bsize * elem_bytes,
+        pe, false, stream);
+}
+
+void ibget(const char* fn, void* dest, const void* src, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks,
+           size_t elem_bytes, int pe, int stream) {
+  auto* d = static_cast<char*>(dest);
+  const auto* s = static_cast<const char*>(src);
+  const auto eb = static_cast<ptrdiff_t>(elem_bytes);
+  for (size_t i = 0; i < nblocks; ++i)
+    get(fn, d + static_cast<ptrdiff_t>(i) * dst * eb, s + static_cast<ptrdiff_t>(i) * sst * eb, bsize * elem_bytes,
+        pe, true, stream);
+  quiet(stream);  // blocking: the blocks are in dest on return
+}
+
+void iput(const char* fn, void* dest, const void* src, ptrdiff_t dst, ptrdiff_t sst, size_t nelems,
+          size_t elem_bytes, int pe, int stream) {
+  ibput(fn, dest, src, dst, sst, 1, nelems, elem_bytes, pe, stream);
 }
 
 void iget(const char* fn, void* dest, const void* src, ptrdiff_t dst, ptrdiff_t sst, size_t nelems,
           size_t elem_bytes, int pe, int stream) {
-  auto* d = static_cast<char*>(dest);
-  const auto* s = static_cast<const char*>(src);
-  for (size_t i = 0; i < nelems; ++i)
-    get(fn, d + static_cast<ptrdiff_t>(i) * dst * static_cast<ptrdiff_t>(elem_bytes),
-        s + static_cast<ptrdiff_t>(i) * sst * static_cast<ptrdiff_t>(elem_bytes), elem_bytes, pe, true, stream);
-  quiet(stream);  // iget is blocking: the elements are in dest on return
+  ibget(fn, dest, src, dst, sst, 1, nelems, elem_bytes, pe, stream);
 }
 
 uint64_t atomic(const char* fn, amo_op op, void* target, unsigned width, uint64_t value, uint64_t compare, int pe,

@@ -24,6 +24,12 @@ void iput(const char* fn, void* dest, const void* src, ptrdiff_t dst, ptrdiff_t 
           size_t elem_bytes, int pe, int stream = 0);
 void iget(const char* fn, void* dest, const void* src, ptrdiff_t dst, ptrdiff_t sst, size_t nelems,
           size_t elem_bytes, int pe, int stream = 0);
+/// Strided blocks (OpenSHMEM 1.6): block i of `bsize` contiguous elements goes from src + i*sst elements to
+/// dest + i*dst elements. ibput returns when src may be reused, ibget when dest holds every block.
+void ibput(const char* fn, void* dest, const void* src, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks,
+           size_t elem_bytes, int pe, int stream = 0);
+void ibget(const char* fn, void* dest, const void* src, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks,
+           size_t elem_bytes, int pe, int stream = 0);
 
 /// Atomic on a 4- or 8-byte word; returns the old value for fetching ops (zero-extended).
 uint64_t atomic(const char* fn, amo_op op, void* target, unsigned width, uint64_t value, uint64_t compare, int pe,

@@ -1,6 +1,10 @@
 // OpenSHMEM team collectives and reductions, and the deprecated active-set forms.
 
+#include <cstring>
+#include <vector>
+
 #include "core/group.hpp"
+#include "core/rma.hpp"
 #include "core/runtime.hpp"
 #include "shmem/context.hpp"
 
@@ -71,6 +75,23 @@ void reduce(const char* fn, group& g, T* dest, const T* source, size_t n) {
   group_reduce(fn, g, dest, source, n, sizeof(T), &combine<T, Op>);
 }
 
+// OpenSHMEM 1.6 sum scans: team PE i sums the sources of team PEs 0..i (inclusive) or 0..i-1 (exclusive). The
+// first sync makes every member's source readable, the second keeps dest (which may be the source) untouched
+// until every member has read the sources it needs.
+template <class T>
+void scan(const char* fn, group& g, T* dest, const T* source, size_t n, bool inclusive) {
+  std::vector<T> sum(n, T());
+  std::vector<T> in(n);
+  group_sync(fn, g);
+  const int last = inclusive ? g.me : g.me - 1;
+  for (int k = 0; k <= last && n > 0; ++k) {
+    get(fn, in.data(), source, n * sizeof(T), g.pe(k), false);
+    for (size_t j = 0; j < n; ++j) sum[j] += in[j];
+  }
+  group_sync(fn, g);
+  if (n > 0) std::memcpy(dest, sum.data(), n * sizeof(T));
+}
+
 }  // namespace
 
 extern "C" {
@@ -132,6 +153,15 @@ RDSM_SHMEM_RMA_TYPES(RDSM_DEF_COLL)
 RDSM_SHMEM_REDUCE_BITWISE_TYPES(RDSM_DEF_REDUCE_BITWISE)
 RDSM_SHMEM_REDUCE_MINMAX_TYPES(RDSM_DEF_REDUCE_MINMAX)
 RDSM_SHMEM_REDUCE_ARITH_TYPES(RDSM_DEF_REDUCE_ARITH)
+
+#define RDSM_DEF_SCAN(T, N)                                                                                 \
+  int shmem_##N##_sum_inscan(shmem_team_t team, T* dest, const T* source, size_t nelems) {                 \
+    return on_team(__func__, team, [&](const char* fn, group& g) { scan(fn, g, dest, source, nelems, true); }); \
+  }                                                                                                         \
+  int shmem_##N##_sum_exscan(shmem_team_t team, T* dest, const T* source, size_t nelems) {                 \
+    return on_team(__func__, team, [&](const char* fn, group& g) { scan(fn, g, dest, source, nelems, false); }); \
+  }
+RDSM_SHMEM_REDUCE_ARITH_TYPES(RDSM_DEF_SCAN)
 
 // Deprecated active-set forms: the pSync array holds the group's counters, which are zero again when
 // every member has returned (as the specification requires of pSync).

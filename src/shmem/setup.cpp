@@ -1,4 +1,5 @@
 // OpenSHMEM setup, query, exit and memory management routines.
+#include <atomic>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -7,6 +8,7 @@
 #include "core/memory.hpp"
 #include "core/rma.hpp"
 #include "core/runtime.hpp"
+#include "core/sync.hpp"
 #include "shmem.h"
 #include "shmem/context.hpp"
 
@@ -14,13 +16,30 @@ using namespace rdsm::detail;
 
 namespace {
 
+// How many initialization calls shmem_finalize has yet to match (OpenSHMEM 1.6: init and finalize may be called
+// several times; the library stays initialized until the finalize that matches the first init).
+std::atomic<int> g_init_calls{0};
+// Set by the finalize that ends the library: the job's rendezvous admits each PE once, so a later init could
+// only fail, and would do so with a message about ranks.
+std::atomic<bool> g_finalized{false};
+
 int start(int requested) {
+  if (runtime::initialized()) {
+    g_init_calls.fetch_add(1, std::memory_order_relaxed);
+    return 0;
+  }
+  if (g_finalized.load(std::memory_order_relaxed)) {
+    std::fprintf(stderr, "rdsm: shmem_init: the library was finalized; a process cannot initialize it again "
+                         "(keep one initialization open, nested calls are counted)\n");
+    return 1;
+  }
   status s = runtime::init(requested);
   if (!s.ok()) {
     std::fprintf(stderr, "rdsm: shmem_init failed: %s\n", s.message().c_str());
     return 1;
   }
   bind_predefined_teams();
+  g_init_calls.store(1, std::memory_order_release);
   return 0;
 }
 
@@ -44,7 +63,24 @@ int shmem_init_thread(int requested, int* provided) {
 
 void shmem_query_thread(int* provided) { *provided = runtime::checked(__func__).thread_level(); }
 
-void shmem_finalize(void) { runtime::finalize(); }
+void shmem_finalize(void) {
+  // A finalize without an init to match does nothing. One that leaves initializations unmatched keeps the
+  // library up but is still the collective the specification describes: pending operations complete and every
+  // PE arrives before any returns.
+  int calls = g_init_calls.load(std::memory_order_relaxed);
+  if (calls <= 0) return;
+  g_init_calls.store(calls - 1, std::memory_order_relaxed);
+  if (calls == 1) {
+    runtime::finalize();
+    g_finalized.store(true, std::memory_order_relaxed);
+    return;
+  }
+  barrier_all();
+}
+
+// Any thread, at any time (OpenSHMEM 1.6): reads the atomic count, not the runtime's pointer, which init and
+// finalize set without synchronization.
+void shmem_query_initialized(int* initialized) { *initialized = g_init_calls.load(std::memory_order_acquire) > 0; }
 
 int shmem_my_pe(void) { return runtime::checked(__func__).my_pe(); }
 int shmem_n_pes(void) { return runtime::checked(__func__).n_pes(); }

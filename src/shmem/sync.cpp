@@ -132,15 +132,15 @@ void shmem_sync_all(void) {
                                      T cmp_value) {                                                  \
     return wait_some<T>(__func__, ivars, nelems, indices, status, cmp, nullptr, cmp_value);          \
   }                                                                                                  \
-  void shmem_##N##_wait_until_all_vector(T* ivars, size_t nelems, const int* status, int cmp, T* cmp_values) { \
+  void shmem_##N##_wait_until_all_vector(T* ivars, size_t nelems, const int* status, int cmp, const T* cmp_values) { \
     wait_all<T>(__func__, ivars, nelems, status, cmp, cmp_values, static_cast<T>(0));                              \
   }                                                                                                  \
   size_t shmem_##N##_wait_until_any_vector(T* ivars, size_t nelems, const int* status, int cmp,      \
-                                           T* cmp_values) {                                          \
+                                           const T* cmp_values) {                                          \
     return wait_any<T>(__func__, ivars, nelems, status, cmp, cmp_values, static_cast<T>(0));                       \
   }                                                                                                  \
   size_t shmem_##N##_wait_until_some_vector(T* ivars, size_t nelems, size_t* indices, const int* status, \
-                                            int cmp, T* cmp_values) {                                \
+                                            int cmp, const T* cmp_values) {                                \
     return wait_some<T>(__func__, ivars, nelems, indices, status, cmp, cmp_values, static_cast<T>(0));             \
   }                                                                                                  \
   int shmem_##N##_test(T* ivar, int cmp, T cmp_value) {                                              \
@@ -156,14 +156,14 @@ void shmem_sync_all(void) {
                                T cmp_value) {                                                        \
     return test_some<T>(__func__, ivars, nelems, indices, status, cmp, nullptr, cmp_value);          \
   }                                                                                                  \
-  int shmem_##N##_test_all_vector(T* ivars, size_t nelems, const int* status, int cmp, T* cmp_values) { \
+  int shmem_##N##_test_all_vector(T* ivars, size_t nelems, const int* status, int cmp, const T* cmp_values) { \
     return test_all<T>(__func__, ivars, nelems, status, cmp, cmp_values, static_cast<T>(0));                       \
   }                                                                                                  \
-  size_t shmem_##N##_test_any_vector(T* ivars, size_t nelems, const int* status, int cmp, T* cmp_values) { \
+  size_t shmem_##N##_test_any_vector(T* ivars, size_t nelems, const int* status, int cmp, const T* cmp_values) { \
     return test_any<T>(__func__, ivars, nelems, status, cmp, cmp_values, static_cast<T>(0));                       \
   }                                                                                                  \
   size_t shmem_##N##_test_some_vector(T* ivars, size_t nelems, size_t* indices, const int* status, int cmp, \
-                                      T* cmp_values) {                                               \
+                                      const T* cmp_values) {                                               \
     return test_some<T>(__func__, ivars, nelems, indices, status, cmp, cmp_values, static_cast<T>(0));             \
   }                                                                                                  \
   void shmem_##N##_wait(T* ivar, T cmp_value) { wait_one(__func__, ivar, SHMEM_CMP_NE, cmp_value); }

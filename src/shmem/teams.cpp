@@ -49,8 +49,12 @@ int shmem_team_n_pes(shmem_team_t team) {
   return bind(__func__, team)->g.size;
 }
 
+// OpenSHMEM 1.6: a mask of 0 performs no action and config may then be NULL; NULL with a nonzero mask is
+// undefined, refused here with a nonzero result rather than a crash.
 int shmem_team_get_config(shmem_team_t team, long config_mask, shmem_team_config_t* config) {
-  if (team == SHMEM_TEAM_INVALID || config == nullptr) return -1;
+  if (team == SHMEM_TEAM_INVALID) return -1;
+  if (config_mask == 0) return 0;
+  if (config == nullptr) return -1;
   if ((config_mask & SHMEM_TEAM_NUM_CONTEXTS) != 0) config->num_contexts = bind(__func__, team)->num_contexts;
   return 0;
 }

@@ -76,7 +76,6 @@ TEMPLATES = [
                     "const shmem_team_config_t *xaxis_config, long xaxis_mask, shmem_team_t *xaxis_team, "
                     "const shmem_team_config_t *yaxis_config, long yaxis_mask, shmem_team_t *yaxis_team)", False),
     ("teams", None, "void shmem_team_destroy(shmem_team_t team)", False),
-    ("teams", None, "void *shmem_team_ptr(shmem_team_t team, const void *dest, int pe)", False),
     # Contexts
     ("contexts", None, "int shmem_ctx_create(long options, shmem_ctx_t *ctx)", False),
     ("contexts", None, "int shmem_team_create_ctx(shmem_team_t team, long options, shmem_ctx_t *ctx)", False),

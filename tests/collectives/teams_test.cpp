@@ -279,6 +279,8 @@ TEST(Teams, GetConfigReturnsTheCreationConfig) {
   got.num_contexts = -1;
   EXPECT_EQ(shmem_team_get_config(t, 0, &got), 0);  // mask 0: nothing written
   EXPECT_EQ(got.num_contexts, -1);
+  EXPECT_EQ(shmem_team_get_config(t, 0, nullptr), 0);  // 1.6: mask 0 with a null config is no error
+  EXPECT_NE(shmem_team_get_config(t, SHMEM_TEAM_NUM_CONTEXTS, nullptr), 0);  // undefined: refused
   shmem_team_destroy(t);
   shmem_team_destroy(u);
 }

@@ -14,6 +14,12 @@ int main(int argc, char **argv) {
     shmem_long_p(&target, 1, 0);
     return 0;
   }
+  if (strcmp(mode, "reinit_after_finalize") == 0) {
+    shmem_init();
+    shmem_finalize();
+    shmem_init(); /* ends the process with one line */
+    return 0;
+  }
   shmem_init();
   int me = shmem_my_pe();
   long *heap = shmem_malloc(64);
@@ -29,6 +35,13 @@ int main(int argc, char **argv) {
     shmem_putmem(heap, big, (size_t)1 << 40, 0);
   } else if (strcmp(mode, "misaligned") == 0) {
     shmem_long_atomic_add((long *)((char *)heap + 4), 1, 0);
+  } else if (strcmp(mode, "pe_quiet_bad_pe") == 0) {
+    const int targets[2] = {0, 5};
+    shmem_pe_quiet(targets, 2);
+  } else if (strcmp(mode, "ibget_bad_pe") == 0) {
+    shmem_long_ibget(&local, heap, 1, 1, 1, 1, 9);
+  } else if (strcmp(mode, "session_null_config") == 0) {
+    shmem_ctx_session_start(SHMEM_CTX_DEFAULT, SHMEM_CTX_SESSION_BATCH, NULL, SHMEM_CTX_SESSION_TOTAL_OPS);
   } else if (strcmp(mode, "bad_cmp") == 0) {
     shmem_long_wait_until(heap, 99, 0);
   } else if (strcmp(mode, "bad_free") == 0) {

@@ -16,9 +16,9 @@ constexpr size_t N = 8;
 template <class T>
 struct any_ops {
   size_t (*wait_until_any)(T*, size_t, const int*, int, T);
-  size_t (*wait_until_any_vector)(T*, size_t, const int*, int, T*);
+  size_t (*wait_until_any_vector)(T*, size_t, const int*, int, const T*);
   size_t (*test_any)(T*, size_t, const int*, int, T);
-  size_t (*test_any_vector)(T*, size_t, const int*, int, T*);
+  size_t (*test_any_vector)(T*, size_t, const int*, int, const T*);
   void (*p)(T*, T, int);
 };
 
