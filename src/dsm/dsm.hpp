@@ -126,6 +126,8 @@ class space {
   uint64_t frame_offset(uint32_t page) const { return pages_->frame_offset(page); }
 
   static std::atomic<space*> instance_;
+  static space* retired_;         // spaces stopped in this process, kept (and reachable) until its end
+  space* retired_next_ = nullptr;
 
   // Layout
   uintptr_t base_ = 0;

@@ -19,6 +19,7 @@
 namespace rdsm::detail::dsm {
 
 std::atomic<space*> space::instance_{nullptr};
+space* space::retired_ = nullptr;
 
 namespace {
 
@@ -160,7 +161,10 @@ void space::stop() {
   instance_.store(nullptr, std::memory_order_release);
   munmap(reinterpret_cast<void*>(base_), size_);
   // The alias stays mapped: the runtime unregisters it from the transport at its shutdown. The object is
-  // left for the process's end (a service round may still hold a pointer to it).
+  // left for the process's end (a service round may still hold a pointer to it), on a list that keeps it
+  // reachable, so that leak checkers do not report it.
+  retired_next_ = retired_;
+  retired_ = this;
 }
 
 void* space::allocate(const char* fn, size_t bytes, rdsm_dsm_placement_t placement, size_t param) {
