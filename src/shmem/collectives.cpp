@@ -1,6 +1,7 @@
 // OpenSHMEM team collectives and reductions, and the deprecated active-set forms.
 
 #include <cstring>
+#include <type_traits>
 #include <vector>
 
 #include "core/group.hpp"
@@ -33,14 +34,30 @@ int check_root(const char* fn, const group& g, int root) {
   return root;
 }
 
-// Reduction operators as element-wise combines.
+// Reduction operators as element-wise combines. Integer sums and products wrap around, as the hardware
+// does: they are computed in an unsigned type at least as wide as int (a signed overflow, or one of a
+// short promoted to int, would be undefined behaviour).
+template <class T>
+constexpr bool wraps = std::is_integral_v<T> && !std::is_same_v<T, bool>;
+template <class T>
+using wide_unsigned = std::make_unsigned_t<decltype(T{} + T{})>;
 template <class T>
 struct op_sum {
-  static T apply(T a, T b) { return a + b; }
+  static T apply(T a, T b) {
+    if constexpr (wraps<T>)
+      return static_cast<T>(static_cast<wide_unsigned<T>>(a) + static_cast<wide_unsigned<T>>(b));
+    else
+      return a + b;
+  }
 };
 template <class T>
 struct op_prod {
-  static T apply(T a, T b) { return a * b; }
+  static T apply(T a, T b) {
+    if constexpr (wraps<T>)
+      return static_cast<T>(static_cast<wide_unsigned<T>>(a) * static_cast<wide_unsigned<T>>(b));
+    else
+      return a * b;
+  }
 };
 template <class T>
 struct op_max {
@@ -86,7 +103,7 @@ void scan(const char* fn, group& g, T* dest, const T* source, size_t n, bool inc
   const int last = inclusive ? g.me : g.me - 1;
   for (int k = 0; k <= last && n > 0; ++k) {
     get(fn, in.data(), source, n * sizeof(T), g.pe(k), false);
-    for (size_t j = 0; j < n; ++j) sum[j] += in[j];
+    for (size_t j = 0; j < n; ++j) sum[j] = op_sum<T>::apply(sum[j], in[j]);
   }
   group_sync(fn, g);
   if (n > 0) std::memcpy(dest, sum.data(), n * sizeof(T));
