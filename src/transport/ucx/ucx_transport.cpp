@@ -418,13 +418,27 @@ class ucx_transport final : public transport {
     return {};
   }
 
-  // Endpoints from the stream's worker to every PE's main worker.
+  // Endpoints from the stream's worker to every other PE's main worker, and to this PE through the stream's
+  // own worker (UCX's self transport). An endpoint from one worker to another worker of the same process
+  // would be a TCP connection of the process with itself when UCX_TLS has no shared memory: both of its
+  // ends are then wired up at once inside one process, where UCX 1.13 frees a connection that its event
+  // loop still dispatches (a crash in uct_tcp_iface_progress after a context was used).
   status connect_stream(stream& st) {
     st.eps.assign(static_cast<size_t>(n_pes_), nullptr);
+    std::string own_address;
+    if (&st != streams_[0].get()) {
+      ucp_address_t* addr = nullptr;
+      size_t len = 0;
+      ucs_status_t s = ucp_worker_get_address(st.worker, &addr, &len);
+      if (s != UCS_OK) return status::error("UCX worker address unavailable: " + ucs_text(s));
+      own_address.assign(reinterpret_cast<const char*>(addr), len);
+      ucp_worker_release_address(st.worker, addr);
+    }
     for (int pe = 0; pe < n_pes_; ++pe) {
       ucp_ep_params_t ep{};
       ep.field_mask = UCP_EP_PARAM_FIELD_REMOTE_ADDRESS | UCP_EP_PARAM_FIELD_ERR_HANDLING_MODE;
-      ep.address = reinterpret_cast<const ucp_address_t*>(addresses_[pe].data());
+      const std::string& to = pe == my_pe_ && !own_address.empty() ? own_address : addresses_[pe];
+      ep.address = reinterpret_cast<const ucp_address_t*>(to.data());
       // Peers get failure detection; the endpoint to this PE itself uses the self transport, which has
       // no peer failure handling (and nothing to detect).
       ep.err_mode = pe == my_pe_ ? UCP_ERR_HANDLING_MODE_NONE : UCP_ERR_HANDLING_MODE_PEER;
