@@ -214,15 +214,26 @@ void runtime::stop() {
   for (auto it = finalizers_.rbegin(); it != finalizers_.rend(); ++it) (*it)();
   finalizers_.clear();
   quiet();
-  // Flush every worker while all peers still progress theirs (they wait in the barrier below).
-  if (uses_transport_) {
-    status s = net_->flush_all();
+  // Shutdown quiesces every peer's traffic before any worker is destroyed (UCX 1.13 fails an assertion
+  // when a wire-up message reaches a worker being destroyed). Until the end, the progress thread serves
+  // peers' operations and wire-up whatever this thread waits in.
+  if (n_pes_ > 1 && !progress_->running()) {
+    status s = progress_->start();
     if (!s.ok()) RDSM_LOG_WARN("boot", "finalize: %s", s.message().c_str());
   }
-  barrier_all();
+  // 1. Every worker completes what it issued, wire-up included.
+  status s = net_->flush_all();
+  if (!s.ok()) RDSM_LOG_WARN("boot", "finalize: %s", s.message().c_str());
+  // 2. From here on a peer closing its endpoints is no failure; after the barrier every PE knows it.
   net_->begin_shutdown();
+  barrier_all();
+  // 3. Every endpoint closes (flushed); the bootstrap's barrier says that no peer will send again.
+  net_->disconnect();
+  s = boot_->barrier();
+  if (!s.ok()) RDSM_LOG_WARN("boot", "finalize: %s", s.message().c_str());
+  // 4. Only then do the workers go.
   progress_->stop();
-  status s = boot_->finalize();
+  s = boot_->finalize();
   if (!s.ok()) RDSM_LOG_WARN("boot", "finalize: %s", s.message().c_str());
   net_.reset();
   unmap_peer_segments(data_, peer_data_, my_pe_);

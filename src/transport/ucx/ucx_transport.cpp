@@ -13,6 +13,7 @@
 #include <sys/epoll.h>
 #include <unistd.h>
 
+#include "common/cpu.hpp"
 #include "common/log.hpp"
 #include "transport/transport.hpp"
 
@@ -384,9 +385,47 @@ class ucx_transport final : public transport {
     return {};
   }
 
-  void begin_shutdown() override { shutting_down_ = true; }
+  void begin_shutdown() override { shutting_down_.store(true, std::memory_order_release); }
+
+  void disconnect() override {
+    // Every endpoint of every stream closes in flush mode at once; the workers are progressed until all
+    // have closed. A peer that no longer answers (it died) is closed by force after the deadline.
+    std::vector<ucs_status_ptr_t> closing;
+    for (auto& st : streams_) {
+      if (st == nullptr) continue;
+      release_keys(*st);
+      for (ucp_ep_h ep : st->eps) {
+        if (ep == nullptr) continue;
+        ucp_request_param_t p{};
+        ucs_status_ptr_t req = ucp_ep_close_nbx(ep, &p);
+        if (req != nullptr && !UCS_PTR_IS_ERR(req)) closing.push_back(req);
+      }
+      st->eps.clear();
+    }
+    const uint64_t deadline = monotonic_ns() + 3'000'000'000ull;
+    for (ucs_status_ptr_t req : closing) wait_until(req, deadline);
+    // The endpoints UCX made for peers' wire-up requests (it answers each with a reply) are no endpoints of
+    // ours: a worker flush also waits for their replies, which a worker's destruction must not find pending
+    // (UCX 1.13's assertion "got REP message" in ucp_worker_destroy).
+    for (auto& st : streams_) {
+      if (st == nullptr) continue;
+      ucp_request_param_t p{};
+      ucs_status_ptr_t req = ucp_worker_flush_nbx(st->worker, &p);
+      if (req != nullptr && !UCS_PTR_IS_ERR(req)) wait_until(req, deadline);
+    }
+  }
 
  private:
+  // Progresses every worker until the request completes or the deadline passes, then frees it (past the
+  // deadline the request is left to the worker's destruction, which discards it).
+  void wait_until(ucs_status_ptr_t req, uint64_t deadline) {
+    while (ucp_request_check_status(req) == UCS_INPROGRESS && monotonic_ns() < deadline) {
+      std::shared_lock<std::shared_mutex> lock(streams_mutex_);
+      if (!progress_all()) sched_yield();
+    }
+    ucp_request_free(req);
+  }
+
   // Progresses every worker; the caller holds streams_mutex_ (shared).
   bool progress_all() {
     bool any = false;
@@ -476,7 +515,7 @@ class ucx_transport final : public transport {
 
   static void on_ep_error(void* arg, ucp_ep_h, ucs_status_t s) {
     auto* ctx = static_cast<ep_context*>(arg);
-    if (ctx->owner->shutting_down_) return;
+    if (ctx->owner->shutting_down_.load(std::memory_order_acquire)) return;
     ctx->owner->on_failure_(ctx->pe, ucs_status_string(s));
   }
 
@@ -505,11 +544,17 @@ class ucx_transport final : public transport {
     return {};
   }
 
-  void release_stream(stream& st) {
+  static void release_keys(stream& st) {
     for (auto& keys : st.rkeys)
       for (ucp_rkey_h k : keys)
         if (k != nullptr) ucp_rkey_destroy(k);
     st.rkeys.clear();
+  }
+
+  // Closes what disconnect() left open (by force: the job is ending, or start-up failed) and destroys the
+  // worker.
+  void release_stream(stream& st) {
+    release_keys(st);
     for (ucp_ep_h ep : st.eps) {
       if (ep == nullptr) continue;
       ucp_request_param_t p{};
@@ -527,7 +572,7 @@ class ucx_transport final : public transport {
   }
 
   void close() {
-    shutting_down_ = true;
+    shutting_down_.store(true, std::memory_order_release);
     for (auto& st : streams_)
       if (st != nullptr) release_stream(*st);
     for (auto& r : regions_)
@@ -554,7 +599,7 @@ class ucx_transport final : public transport {
   std::atomic<int> n_streams_{1};  // slots below this may hold a stream
   std::atomic<unsigned> progress_calls_{0};
   std::shared_mutex streams_mutex_;  // guards stream creation/destruction against progress
-  volatile bool shutting_down_ = false;
+  std::atomic<bool> shutting_down_{false};  // read by UCX's error callbacks on any thread
   static constexpr unsigned message_am_id = 1;
   message_fn on_message_;
 };
