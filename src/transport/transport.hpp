@@ -27,7 +27,10 @@ class transport {
   /// Called (from any thread) when a peer fails; the core ends the job naming the PE.
   using peer_failure_fn = std::function<void(int pe, const std::string& cause)>;
 
-  static result<std::unique_ptr<transport>> create(int my_pe, int n_pes, peer_failure_fn on_failure);
+  /// `shm_parent`: where to make this PE's own directory for the transport's shared memory files (removed
+  /// when the process ends, however it ends), unless the job already has one (rdsmrun makes it).
+  static result<std::unique_ptr<transport>> create(int my_pe, int n_pes, peer_failure_fn on_failure,
+                                                   const std::string& shm_parent);
   virtual ~transport() = default;
 
   /// This worker's address, to be exchanged through the bootstrap.

@@ -16,6 +16,7 @@
 #include "common/cpu.hpp"
 #include "common/log.hpp"
 #include "transport/transport.hpp"
+#include "transport/ucx/ucx_setup.hpp"
 
 namespace rdsm::detail {
 
@@ -83,10 +84,12 @@ class ucx_transport final : public transport {
 
   ~ucx_transport() override { close(); }
 
-  status open() {
+  status open(const std::string& shm_parent) {
+    RDSM_TRY(check_tls(n_pes_));
     ucp_config_t* cfg = nullptr;
     ucs_status_t s = ucp_config_read(nullptr, nullptr, &cfg);
     if (s != UCS_OK) return status::error("UCX configuration could not be read: " + ucs_text(s) + "; check UCX_* variables");
+    shm_dir_.use(cfg, shm_parent);
     ucp_params_t params{};
     params.field_mask = UCP_PARAM_FIELD_FEATURES | UCP_PARAM_FIELD_ESTIMATED_NUM_EPS | UCP_PARAM_FIELD_NAME;
     params.features = UCP_FEATURE_RMA | UCP_FEATURE_AMO32 | UCP_FEATURE_AMO64 | UCP_FEATURE_WAKEUP;
@@ -347,35 +350,9 @@ class ucx_transport final : public transport {
   }
 
   std::string describe_peer(int pe) const override {
-    // UCX 1.13 has no query for an endpoint's lanes; its printed configuration lists them, one per line,
-    // as "lane[i]: <rsc>:<transport>/<device> ... <usages>", where an "amo" usage is a native atomic lane.
-    char* text = nullptr;
-    size_t len = 0;
-    FILE* f = open_memstream(&text, &len);
-    if (f == nullptr) return "?";
-    ucp_ep_print_info(streams_[0]->eps[pe], f);
-    std::fclose(f);
-    std::string lanes, line;
     bool native_amo = false;
-    for (const char* c = text; c != nullptr && *c != '\0'; ++c) {
-      if (*c != '\n') {
-        line += *c;
-        continue;
-      }
-      size_t at = line.find("lane[");
-      if (at != std::string::npos) {
-        size_t colon = line.find(':', line.find(':', at) + 1);
-        size_t end = line.find(' ', colon);
-        if (colon != std::string::npos) {
-          std::string tl = line.substr(colon + 1, end == std::string::npos ? std::string::npos : end - colon - 1);
-          if (lanes.find(tl) == std::string::npos) lanes += (lanes.empty() ? "" : ",") + tl;
-        }
-        if (line.find(" amo") != std::string::npos) native_amo = true;
-      }
-      line.clear();
-    }
-    std::free(text);
-    return format("UCX lanes %s, atomics %s", lanes.empty() ? "?" : lanes.c_str(),
+    std::string lanes = describe_lanes(streams_[0]->eps[pe], native_amo);
+    return format("UCX lanes %s, atomics %s", lanes.c_str(),
                   native_amo ? "native" : "emulated (active messages served by the target's progress)");
   }
 
@@ -487,6 +464,10 @@ class ucx_transport final : public transport {
         ep.err_handler.arg = &ep_ctx_[pe];
       }
       ucs_status_t s = ucp_ep_create(st.worker, &ep, &st.eps[pe]);
+      if (s == UCS_ERR_UNREACHABLE && pe != my_pe_)
+        return status::error(format("cannot connect to PE %d (ucp_ep_create: %s): UCX has no transport to it that "
+                                    "detects a peer's failure, which rdsm needs; allow tcp in UCX_TLS or unset it",
+                                    pe, ucs_status_string(s)));
       if (s != UCS_OK)
         return status::error(format("cannot connect to PE %d: ucp_ep_create: %s", pe, ucs_status_string(s)));
     }
@@ -582,6 +563,7 @@ class ucx_transport final : public transport {
     context_ = nullptr;
     if (epfd_ >= 0) ::close(epfd_);
     epfd_ = -1;
+    shm_dir_.remove();
   }
 
   int my_pe_;
@@ -602,11 +584,13 @@ class ucx_transport final : public transport {
   std::atomic<bool> shutting_down_{false};  // read by UCX's error callbacks on any thread
   static constexpr unsigned message_am_id = 1;
   message_fn on_message_;
+  ucx_shm_dir shm_dir_;  // this PE's directory for UCX's shared memory files, when rdsmrun made none
 };
 
-result<std::unique_ptr<transport>> transport::create(int my_pe, int n_pes, peer_failure_fn on_failure) {
+result<std::unique_ptr<transport>> transport::create(int my_pe, int n_pes, peer_failure_fn on_failure,
+                                                     const std::string& shm_parent) {
   auto t = std::make_unique<ucx_transport>(my_pe, n_pes, std::move(on_failure));
-  RDSM_TRY(t->open());
+  RDSM_TRY(t->open(shm_parent));
   return std::unique_ptr<transport>(std::move(t));
 }
 
