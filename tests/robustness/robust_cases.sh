@@ -114,6 +114,54 @@ case $case_name in
       RDSM_DSM_BASE=0x555555400000 expect 1 10 -- setarch "$(uname -m)" -R "$RDSMRUN" -n 2 --timeout 20 "$PE" dsm
       one_line '^rdsmrun: PE [01] ended the job \(code 1\): RDSM_DSM_BASE=0x555555400000 with RDSM_DSM_SIZE=512.0 MiB overlaps a mapping of this process, \[0x5555555'
     fi ;;
+  sighup)
+    # SIGHUP to rdsmrun ends the job: passed on to the PEs, whose default action ends them (UCX's own
+    # SIGHUP handler turned on its debug output instead, and the PEs ran on until rdsmrun's SIGKILL).
+    "$RDSMRUN" -n 2 --timeout 60 "$PE" sleep 30000 >"$work/job.out" 2>"$work/job.err" &
+    r=$!
+    started+=("$r")
+    for ((t = 0; t < 200; t++)); do grep -q ready "$work/job.out" && break; sleep 0.05; done
+    grep -q ready "$work/job.out" || fail "the job did not start"
+    t0=$(date +%s%N)
+    kill -HUP "$r"
+    wait "$r"
+    rc=$?
+    ms=$((($(date +%s%N) - t0) / 1000000))
+    [[ $rc == 129 ]] || fail "rdsmrun exited $rc after SIGHUP, expected 129"
+    # Not rdsmrun's SIGKILL 2 s later: the PEs end at once.
+    ((ms < 1500)) || fail "the job took $ms ms to end after SIGHUP"
+    ! grep -q UCX "$work/job.err" || fail "UCX wrote to stderr after SIGHUP"
+    # A PE started without rdsmrun: the library puts UCX's SIGHUP handler back to the default action.
+    "$PE" sleep 30000 >"$work/pe0.out" 2>"$work/pe0.err" &
+    p=$!
+    started+=("$p")
+    for ((t = 0; t < 200; t++)); do grep -q ready "$work/pe0.out" && break; sleep 0.05; done
+    kill -HUP "$p"
+    for ((t = 0; t < 30; t++)); do kill -0 "$p" 2>/dev/null || break; sleep 0.1; done
+    kill -0 "$p" 2>/dev/null && fail "a PE started bare still runs 3 s after SIGHUP"
+    wait "$p"
+    rc=$?
+    [[ $rc == 129 ]] || fail "a PE started bare exited $rc after SIGHUP, expected 129" ;;
+  timeouts)
+    # --timeout beyond what the clock holds (1e10 s overflowed it: the job ended at once with 124).
+    expect 0 20 -- "$RDSMRUN" -n 2 --timeout 1e10 "$PE" sleep 500
+    expect 0 20 -- "$RDSMRUN" -n 2 --timeout 1e300 "$PE" sleep 0
+    # RDSM_BOOT_TIMEOUT beyond an int of milliseconds, over the tcp bootstrap (rank 0 hosts the rendezvous).
+    port=$(free_port) || fail "no free port"
+    for r in 1 0; do
+      RDSM_BOOT=tcp RDSM_BOOT_ADDR=127.0.0.1:$port RDSM_RANK=$r RDSM_SIZE=2 RDSM_JOB_SECRET=robust-test \
+        RDSM_BOOT_TIMEOUT=99999999999 timeout 30 "$PE" sleep 0 >"$work/pe$r.out" 2>"$work/pe$r.err" &
+      pids[r]=$!
+      started+=("$!")
+    done
+    for r in 0 1; do wait "${pids[r]}" || fail "PE $r failed with RDSM_BOOT_TIMEOUT=99999999999"; done ;;
+  exhaustion_once)
+    # Each exhausted variable is one warning for the job, however often allocation fails.
+    expect 0 20 -- "$RDSMRUN" -n 2 --timeout 20 "$PE" exhaust
+    grep -q '^exhausted 6 times$' "$work/job.out" || fail "allocations did not fail as expected"
+    [[ $(grep -c 'raise SHMEM_SYMMETRIC_SIZE' "$work/job.err") == 1 ]] || fail "expected one heap warning"
+    [[ $(grep -c 'raise RDSM_DSM_SIZE' "$work/job.err") == 1 ]] || fail "expected one DSM warning"
+    [[ $(wc -l <"$work/job.err") == 2 ]] || fail "expected two lines of warnings" ;;
   shm_dir_killed)
     # The heap on POSIX shared memory, filled at init: the window in which a killed PE leaves files is wide.
     export UCX_ALLOC_PRIO=md:posix SHMEM_SYMMETRIC_SIZE=256M

@@ -1,6 +1,7 @@
 /* A small OpenSHMEM program for the robustness cases (robust_cases.sh).
  * Usage: robust_pe sleep MS | dsm | exhaust
- *   sleep MS  init, barrier, sleep MS milliseconds, barrier, finalize
+ *   sleep MS  init, barrier, PE 0 prints "ready", sleep MS milliseconds (signals caught meanwhile do not
+ *             shorten it), barrier, finalize
  *   dsm       allocate 1 MiB of DSM memory, write it, barrier, finalize
  *   exhaust   ask the symmetric heap and the DSM for more than they hold, three times each: NULL every time
  *             (prints "exhausted N times") */
@@ -19,8 +20,14 @@ int main(int argc, char **argv) {
   if (strcmp(mode, "sleep") == 0) {
     long ms = argc > 2 ? atol(argv[2]) : 0;
     shmem_barrier_all();
+    if (me == 0) {
+      printf("ready\n");
+      fflush(stdout);
+    }
+    /* The whole time, whatever signals a handler catches meanwhile. */
     struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
-    nanosleep(&ts, NULL);
+    while (nanosleep(&ts, &ts) != 0) {
+    }
     shmem_barrier_all();
   } else if (strcmp(mode, "dsm") == 0) {
     long *p = rdsm_dsm_alloc(1 << 20);

@@ -216,6 +216,9 @@ class job final : public rdv::server_listener {
     std::string secret = make_secret();
     const config cfg = check_config(opts_.n, secret);
     make_job_dir(cfg);
+    // SIGHUP passed on to the PEs must end them: UCX's library catches it at load to turn on debug output
+    // (UCX_DEBUG_SIGNO, SIGHUP by default), unless told not to. A value the user set is kept.
+    ::setenv("UCX_DEBUG_SIGNO", "0", 0);
     sigset_t mask;
     sigemptyset(&mask);
     sigaddset(&mask, SIGCHLD);

@@ -1,10 +1,13 @@
 // UCX configuration choices made before ucp_init, and the description of an endpoint's lanes.
 #include "transport/ucx/ucx_setup.hpp"
 
+#include <dlfcn.h>
 #include <unistd.h>
 
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 
 #include "common/job_dir.hpp"
 #include "common/log.hpp"
@@ -65,6 +68,22 @@ status check_tls(int n_pes) {
                               "the job when a PE dies: add tcp (e.g. UCX_TLS=%s,tcp) or unset UCX_TLS; PEs of one "
                               "host still share memory directly",
                               tls, tls));
+}
+
+void restore_sighup() {
+  if (std::getenv("UCX_DEBUG_SIGNO") != nullptr) return;
+  struct sigaction old {};
+  if (sigaction(SIGHUP, nullptr, &old) != 0) return;
+  void* handler = (old.sa_flags & SA_SIGINFO) != 0 ? reinterpret_cast<void*>(old.sa_sigaction)
+                                                    : reinterpret_cast<void*>(old.sa_handler);
+  if (handler == reinterpret_cast<void*>(SIG_DFL) || handler == reinterpret_cast<void*>(SIG_IGN)) return;
+  Dl_info info{};
+  if (dladdr(handler, &info) == 0 || info.dli_fname == nullptr || std::strstr(info.dli_fname, "libucs") == nullptr)
+    return;
+  struct sigaction dfl {};
+  dfl.sa_handler = SIG_DFL;
+  sigemptyset(&dfl.sa_mask);
+  sigaction(SIGHUP, &dfl, nullptr);
 }
 
 std::string describe_lanes(ucp_ep_h ep, bool& native_amo) {

@@ -35,6 +35,11 @@ class ucx_shm_dir {
 /// to UCX.
 status check_tls(int n_pes);
 
+/// UCX's library catches SIGHUP when it loads (UCX_DEBUG_SIGNO, SIGHUP by default) to turn on its debug
+/// output, so a hang-up did not end a PE. Unless UCX_DEBUG_SIGNO is set, a SIGHUP handler that is UCX's is
+/// put back to the default action; a handler of the program's own is kept.
+void restore_sighup();
+
 /// The transports of an endpoint as UCX printed its configuration ("tcp,posix"), and whether an atomic lane
 /// is native.
 std::string describe_lanes(ucp_ep_h ep, bool& native_amo);
