@@ -125,7 +125,7 @@ result<uint64_t> parse_size(const std::string& text) {
   return static_cast<uint64_t>(v);
 }
 
-result<config> config_load() {
+result<config> config_load(bool warn_unknown) {
   config c;
   std::vector<config_entry> described;
 #define RDSM_CONFIG(field, var, kind, def, help)                                             \
@@ -138,7 +138,7 @@ result<config> config_load() {
   }
 #include "common/config.def"
 #undef RDSM_CONFIG
-  for (char** e = environ; e != nullptr && *e != nullptr; ++e) {
+  for (char** e = environ; warn_unknown && e != nullptr && *e != nullptr; ++e) {
     std::string entry(*e);
     if (entry.rfind("RDSM_", 0) != 0) continue;
     std::string name = entry.substr(0, entry.find('='));

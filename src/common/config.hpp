@@ -37,8 +37,9 @@ struct config_entry {
 };
 
 /// Reads every variable of the table from the environment. A malformed value is an error naming the
-/// variable; unknown RDSM_* variables produce one warning each.
-result<config> config_load();
+/// variable; unknown RDSM_* variables produce one warning each when `warn_unknown` (PEs started by rdsmrun
+/// leave that to rdsmrun, which warns once for the job).
+result<config> config_load(bool warn_unknown = true);
 
 /// The table with effective values (after config_load; defaults before).
 std::vector<config_entry> config_describe();

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -54,8 +55,19 @@ void check_same_arguments(const char* fn, const char* what, const uint64_t* valu
 void warn_exhausted(const char* fn, size_t bytes, const symmetric_heap& heap, const char* category,
                     const char* what, const char* variable) {
   if (runtime::get().my_pe() != 0) return;  // every PE fails alike; one warning for the job
-  RDSM_LOG_WARN(category, "%s: cannot allocate %s: %s of the %s free (largest block %s) of %s; raise %s", fn,
-                human(bytes).c_str(), human(heap.bytes_free()).c_str(), what, human(heap.largest_free()).c_str(),
+  // Once per variable: a program that probes with ever smaller requests, or retries, is told once.
+  static std::mutex mu;
+  static std::vector<std::string> warned;
+  {
+    std::lock_guard<std::mutex> lock(mu);
+    if (std::find(warned.begin(), warned.end(), variable) != warned.end()) {
+      RDSM_LOG_DEBUG(category, "%s: cannot allocate %s (%s exhausted again)", fn, human(bytes).c_str(), what);
+      return;
+    }
+    warned.emplace_back(variable);
+  }
+  RDSM_LOG_WARN(category, "%s: cannot allocate %s: %s of the %s free (largest block %s) of %s; raise %s (said once)",
+                fn, human(bytes).c_str(), human(heap.bytes_free()).c_str(), what, human(heap.largest_free()).c_str(),
                 human(heap.capacity()).c_str(), variable);
 }
 

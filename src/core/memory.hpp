@@ -8,8 +8,9 @@
 
 namespace rdsm::detail {
 
-/// Logs, once for the job (from PE 0), that `heap` (the `what`) cannot serve `bytes`: what is left, the
-/// largest free block, and the variable to raise. For collective allocators, whose PEs all fail alike.
+/// Logs, once for the job (from PE 0) and variable, that `heap` (the `what`) cannot serve `bytes`: what is
+/// left, the largest free block, and the variable to raise; later failures only at debug level. For
+/// collective allocators, whose PEs all fail alike.
 void warn_exhausted(const char* fn, size_t bytes, const symmetric_heap& heap, const char* category,
                     const char* what, const char* variable);
 

@@ -8,9 +8,11 @@
 #include <algorithm>
 #include <bit>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 
 #include "cachectl/cachectl.hpp"
+#include "common/limits.hpp"
 #include "common/log.hpp"
 #include "core/data_segment.hpp"
 #include "core/rma.hpp"
@@ -51,7 +53,9 @@ status runtime::init(int requested_thread_level) {
 }
 
 status runtime::start(int requested_thread_level) {
-  RDSM_ASSIGN_OR_RETURN(cfg_, config_load());
+  // Under rdsmrun, which read the same environment and warned of unknown variables once for the job.
+  const char* boot = std::getenv("RDSM_BOOT");
+  RDSM_ASSIGN_OR_RETURN(cfg_, config_load(/*warn_unknown=*/boot == nullptr || std::strcmp(boot, "launcher") != 0));
   static const char* const levels[] = {"error", "warn", "info", "debug", "trace"};
   int level = 1;
   for (int i = 0; i < 5; ++i)
@@ -67,6 +71,11 @@ status runtime::start(int requested_thread_level) {
   n_pes_ = boot_->size();
   thread_level_ = requested_thread_level;
   log_configure(static_cast<log_level>(level), my_pe_);
+  // Sizes against this host's memory before anything is mapped (rdsmrun's PEs share its host; rdsmrun has
+  // checked them for the job already).
+  const int local_guess = std::strcmp(boot_->name(), "launcher") == 0 ? n_pes_ : 1;
+  RDSM_TRY(check_host_limits(cfg_, local_guess, n_pes_, host_memory_size()));
+  RDSM_TRY(check_dsm_base(cfg_, /*mappings=*/true));
   instance_ = this;  // from here on, fatal errors end the whole job
   set_fatal_handler(&fatal_through_job);
 
@@ -85,7 +94,7 @@ status runtime::start(int requested_thread_level) {
   RDSM_ASSIGN_OR_RETURN(net_, transport::create(my_pe_, n_pes_, [this](int pe, const std::string& cause) {
                           abort_job(1, format("lost contact with PE %d (%s): it has probably died; ending the job",
                                               pe, cause.c_str()));
-                        }));
+                        }, cfg_.shm_dir));
   RDSM_ASSIGN_OR_RETURN(auto addresses, boot_->allgather(net_->worker_address()));
   RDSM_TRY(net_->connect(addresses));
 
@@ -205,15 +214,26 @@ void runtime::stop() {
   for (auto it = finalizers_.rbegin(); it != finalizers_.rend(); ++it) (*it)();
   finalizers_.clear();
   quiet();
-  // Flush every worker while all peers still progress theirs (they wait in the barrier below).
-  if (uses_transport_) {
-    status s = net_->flush_all();
+  // Shutdown quiesces every peer's traffic before any worker is destroyed (UCX 1.13 fails an assertion
+  // when a wire-up message reaches a worker being destroyed). Until the end, the progress thread serves
+  // peers' operations and wire-up whatever this thread waits in.
+  if (n_pes_ > 1 && !progress_->running()) {
+    status s = progress_->start();
     if (!s.ok()) RDSM_LOG_WARN("boot", "finalize: %s", s.message().c_str());
   }
-  barrier_all();
+  // 1. Every worker completes what it issued, wire-up included.
+  status s = net_->flush_all();
+  if (!s.ok()) RDSM_LOG_WARN("boot", "finalize: %s", s.message().c_str());
+  // 2. From here on a peer closing its endpoints is no failure; after the barrier every PE knows it.
   net_->begin_shutdown();
+  barrier_all();
+  // 3. Every endpoint closes (flushed); the bootstrap's barrier says that no peer will send again.
+  net_->disconnect();
+  s = boot_->barrier();
+  if (!s.ok()) RDSM_LOG_WARN("boot", "finalize: %s", s.message().c_str());
+  // 4. Only then do the workers go.
   progress_->stop();
-  status s = boot_->finalize();
+  s = boot_->finalize();
   if (!s.ok()) RDSM_LOG_WARN("boot", "finalize: %s", s.message().c_str());
   net_.reset();
   for (shared_region* r : {&heap_memory_, &data_, &sync_, &attached_}) unmap_peer_segments(r->area, r->peers, my_pe_);

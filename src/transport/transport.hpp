@@ -27,7 +27,10 @@ class transport {
   /// Called (from any thread) when a peer fails; the core ends the job naming the PE.
   using peer_failure_fn = std::function<void(int pe, const std::string& cause)>;
 
-  static result<std::unique_ptr<transport>> create(int my_pe, int n_pes, peer_failure_fn on_failure);
+  /// `shm_parent`: where to make this PE's own directory for the transport's shared memory files (removed
+  /// when the process ends, however it ends), unless the job already has one (rdsmrun makes it).
+  static result<std::unique_ptr<transport>> create(int my_pe, int n_pes, peer_failure_fn on_failure,
+                                                   const std::string& shm_parent);
   virtual ~transport() = default;
 
   /// This worker's address, to be exchanged through the bootstrap.
@@ -95,8 +98,14 @@ class transport {
   /// Completes everything on every stream, wire-up included (before shutdown: UCX 1.13 cannot destroy a
   /// worker with wire-up messages still pending).
   virtual status flush_all() = 0;
-  /// Begins shutdown: peer failures are no longer reported as errors.
+  /// Begins shutdown: peer failures are no longer reported as errors (peers closing their endpoints look
+  /// alike). Thread-safe; may be read by UCX callbacks on any thread.
   virtual void begin_shutdown() = 0;
+  /// Closes every endpoint of every stream, flushing each first, and waits until every worker's answers to
+  /// peers' wire-up are sent (at most a few seconds in all, then by force); no operation may be issued
+  /// afterwards. Peers' traffic may still arrive until they have disconnected too: keep the workers
+  /// progressed (the progress thread) until the bootstrap says so, then destroy the transport.
+  virtual void disconnect() = 0;
 };
 
 }  // namespace rdsm::detail

@@ -4,6 +4,7 @@
 #include <sys/socket.h>
 
 #include <chrono>
+#include <limits>
 #include <thread>
 
 #include "bootstrap/bootstrap.hpp"
@@ -87,6 +88,18 @@ TEST(wire, host_port_parsing) {
   EXPECT_TRUE(rdv::secret_equal("abc", "abc"));
   EXPECT_FALSE(rdv::secret_equal("abc", "abd"));
   EXPECT_FALSE(rdv::secret_equal("abc", "abcd"));
+}
+
+// RDSM_BOOT_TIMEOUT is a count of up to 18 digits; the server keeps the time in int milliseconds, which
+// 99999999999 s overflowed (issue 9 item 14).
+TEST(wire, boot_timeout_fits_the_server) {
+  EXPECT_EQ(rdv::boot_timeout_seconds(0), 60.0);
+  EXPECT_EQ(rdv::boot_timeout_seconds(5), 5.0);
+  for (uint64_t huge : {uint64_t{2147484}, uint64_t{99999999999}, uint64_t{999999999999999999}}) {
+    const double s = rdv::boot_timeout_seconds(huge);
+    EXPECT_GT(s, 2e6 - 1) << huge;
+    EXPECT_LE(s * 1000, static_cast<double>(std::numeric_limits<int>::max())) << huge;
+  }
 }
 
 TEST(create, validation_errors_name_the_variable) {

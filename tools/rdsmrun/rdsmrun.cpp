@@ -21,6 +21,9 @@
 #include <vector>
 
 #include "bootstrap/rendezvous/server.hpp"
+#include "common/config.hpp"
+#include "common/job_dir.hpp"
+#include "common/limits.hpp"
 #include "common/log.hpp"
 
 namespace {
@@ -34,17 +37,23 @@ constexpr const char* usage =
     "Starts N PEs of `program` on this machine and connects them (RDSM_BOOT=launcher). Also installed as\n"
     "oshrun in the directory `rdsm-info --osh-path` prints. Across hosts use srun --mpi=pmix or mpirun.\n"
     "  -n, -np, --np N  number of PEs (required, at least 1); also -nN, --np=N\n"
-    "  --timeout S      end the job after S seconds (exit status 124); also --timeout=S\n"
+    "  --timeout S      end the job after S seconds (exit status 124; more than 1e9 s is taken as 1e9 s); also\n"
+    "                   --timeout=S\n"
     "  -h, --help       show this help\n"
     "\n"
     "Exit status: 0 when every PE exits 0 after shmem_finalize; otherwise the status of the first PE that\n"
     "failed (128+signal when killed), the code given to shmem_global_exit, 124 on --timeout, 128+signal\n"
-    "when rdsmrun itself is interrupted. When one PE fails, every other PE is ended within 2 s.\n";
+    "when rdsmrun itself is interrupted (SIGINT, SIGTERM, SIGHUP, SIGQUIT are passed on to the PEs). When one\n"
+    "PE fails, every other PE is ended within 2 s. The job's shared memory files live in a directory of its own\n"
+    "(in RDSM_SHM_DIR, default /dev/shm), removed when the job ends.\n";
 
 [[noreturn]] void die(int code, const std::string& msg) {
   std::fprintf(stderr, "rdsmrun: %s\n", msg.c_str());
   std::exit(code);
 }
+
+// Longer than any job runs (31 years), and far from where a steady_clock time point overflows.
+constexpr double max_timeout_s = 1e9;
 
 struct options {
   int n = 0;
@@ -94,7 +103,7 @@ options parse_args(int argc, char** argv) {
       if (!inline_value) value = i + 1 < argc ? argv[++i] : "";
       double d = 0;
       if (!number(value, d) || d <= 0) die(2, "--timeout needs a positive number of seconds");
-      o.timeout = d;
+      o.timeout = std::min(d, max_timeout_s);
     } else {
       die(2, "unknown option '" + a + "'; see rdsmrun --help");
     }
@@ -157,6 +166,44 @@ std::string make_secret() {
   return hex;
 }
 
+// The job's directory for UCX's shared memory files: every PE's POSIX segments (UCX_POSIX_DIR), so that
+// nothing stays in /dev/shm when a PE dies before UCX has unlinked its files. Removed when rdsmrun exits.
+std::string g_job_dir;
+
+void remove_job_dir() {
+  job_dir_remove(g_job_dir);
+  g_job_dir.clear();
+}
+
+void make_job_dir(const config& cfg) {
+  if (std::getenv("UCX_POSIX_DIR") != nullptr) return;  // the user chose one: theirs to manage
+  auto dir = job_dir_create(cfg.shm_dir, "rdsm-job", "RDSM_SHM_DIR");
+  if (!dir.ok()) {
+    std::fprintf(stderr, "rdsmrun: %s; UCX's shared memory files go to /dev/shm\n", dir.error().message().c_str());
+    return;
+  }
+  g_job_dir = dir.value();
+  std::atexit(remove_job_dir);
+  ::setenv("UCX_POSIX_DIR", g_job_dir.c_str(), 1);
+}
+
+// Checks the job's configuration once, here, as every PE would read it: a malformed variable is one line
+// from rdsmrun, not one per PE. The launcher's own variables are set first (every PE gets them).
+config check_config(int n, const std::string& secret) {
+  ::setenv("RDSM_BOOT", "launcher", 1);
+  ::setenv("RDSM_BOOT_ADDR", "127.0.0.1:1", 1);  // the real port is set per PE
+  ::setenv("RDSM_RANK", "0", 1);
+  ::setenv("RDSM_SIZE", std::to_string(n).c_str(), 1);
+  ::setenv("RDSM_JOB_SECRET", secret.c_str(), 1);
+  auto cfg = config_load(/*warn_unknown=*/true);
+  if (!cfg.ok()) die(1, cfg.error().message());
+  status limits = check_host_limits(cfg.value(), n, n, host_memory_size());
+  if (!limits.ok()) die(1, limits.message());
+  status base = check_dsm_base(cfg.value(), /*mappings=*/false);  // each PE checks its own mappings
+  if (!base.ok()) die(1, base.message());
+  return cfg.take();
+}
+
 struct pe {
   pid_t pid = -1;
   bool reaped = false;
@@ -169,6 +216,11 @@ class job final : public rdv::server_listener {
   int run() {
     std::string program = resolve_program(opts_.argv[0]);
     std::string secret = make_secret();
+    const config cfg = check_config(opts_.n, secret);
+    make_job_dir(cfg);
+    // SIGHUP passed on to the PEs must end them: UCX's library catches it at load to turn on debug output
+    // (UCX_DEBUG_SIGNO, SIGHUP by default), unless told not to. A value the user set is kept.
+    ::setenv("UCX_DEBUG_SIGNO", "0", 0);
     sigset_t mask;
     sigemptyset(&mask);
     sigaddset(&mask, SIGCHLD);
@@ -199,6 +251,7 @@ class job final : public rdv::server_listener {
     // Strays: anything a PE left in its process group.
     for (const pe& p : pes_)
       if (p.pid > 0) ::kill(-p.pid, SIGKILL);
+    remove_job_dir();
     return ending_ ? exit_code_ : 0;
   }
 

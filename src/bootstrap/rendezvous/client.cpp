@@ -222,7 +222,7 @@ result<std::unique_ptr<bootstrap>> rendezvous_bootstrap_create(const config& cfg
                                 mode, tcp ? " (e.g. from `openssl rand -hex 16`)" : " (rdsmrun sets it)"));
   auto [host, port] = hp.value();
   int rank = static_cast<int>(cfg.rank), size = static_cast<int>(cfg.size);
-  double timeout = cfg.boot_timeout > 0 ? static_cast<double>(cfg.boot_timeout) : 60.0;
+  const double timeout = boot_timeout_seconds(cfg.boot_timeout);  // * 1000 fits an int
   auto b = std::make_unique<rendezvous_bootstrap>(tcp, rank, size, cfg.boot_addr);
   if (tcp && rank == 0) {
     server_options opts;

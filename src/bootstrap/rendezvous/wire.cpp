@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <algorithm>
 #include <chrono>
 #include <cstring>
 #include <thread>
@@ -164,6 +165,11 @@ std::string peer_name(int fd) {
   getnameinfo(reinterpret_cast<sockaddr*>(&ss), len, host, sizeof host, serv, sizeof serv,
               NI_NUMERICHOST | NI_NUMERICSERV);
   return std::string(host) + ":" + serv;
+}
+
+double boot_timeout_seconds(uint64_t configured) {
+  if (configured == 0) return 60.0;
+  return std::min(static_cast<double>(configured), max_boot_timeout_s);
 }
 
 result<unique_fd> connect_tcp(const std::string& host, uint16_t port, double timeout_s) {

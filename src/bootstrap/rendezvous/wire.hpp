@@ -135,6 +135,11 @@ std::string peer_name(int fd);
 /// `timeout_s` seconds have passed.
 result<unique_fd> connect_tcp(const std::string& host, uint16_t port, double timeout_s);
 
+/// RDSM_BOOT_TIMEOUT as the rendezvous uses it: 0 means the default of 60 s, and anything above
+/// max_boot_timeout_s (23 days) means that much, so that the time in milliseconds fits an int.
+inline constexpr double max_boot_timeout_s = 2'000'000;
+double boot_timeout_seconds(uint64_t configured);
+
 /// Blocking send of all bytes (MSG_NOSIGNAL). False on error.
 bool send_all(int fd, std::string_view data);
 /// Blocking read of one frame. False on EOF or error (errno_out set, 0 for EOF or a malformed frame).

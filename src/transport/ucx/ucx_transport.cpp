@@ -13,8 +13,10 @@
 #include <sys/epoll.h>
 #include <unistd.h>
 
+#include "common/cpu.hpp"
 #include "common/log.hpp"
 #include "transport/transport.hpp"
+#include "transport/ucx/ucx_setup.hpp"
 
 namespace rdsm::detail {
 
@@ -82,10 +84,13 @@ class ucx_transport final : public transport {
 
   ~ucx_transport() override { close(); }
 
-  status open() {
+  status open(const std::string& shm_parent) {
+    RDSM_TRY(check_tls(n_pes_));
+    restore_sighup();
     ucp_config_t* cfg = nullptr;
     ucs_status_t s = ucp_config_read(nullptr, nullptr, &cfg);
     if (s != UCS_OK) return status::error("UCX configuration could not be read: " + ucs_text(s) + "; check UCX_* variables");
+    shm_dir_.use(cfg, shm_parent);
     ucp_params_t params{};
     params.field_mask = UCP_PARAM_FIELD_FEATURES | UCP_PARAM_FIELD_ESTIMATED_NUM_EPS | UCP_PARAM_FIELD_NAME;
     params.features = UCP_FEATURE_RMA | UCP_FEATURE_AMO32 | UCP_FEATURE_AMO64 | UCP_FEATURE_WAKEUP;
@@ -341,35 +346,9 @@ class ucx_transport final : public transport {
   }
 
   std::string describe_peer(int pe) const override {
-    // UCX 1.13 has no query for an endpoint's lanes; its printed configuration lists them, one per line,
-    // as "lane[i]: <rsc>:<transport>/<device> ... <usages>", where an "amo" usage is a native atomic lane.
-    char* text = nullptr;
-    size_t len = 0;
-    FILE* f = open_memstream(&text, &len);
-    if (f == nullptr) return "?";
-    ucp_ep_print_info(streams_[0]->eps[pe], f);
-    std::fclose(f);
-    std::string lanes, line;
     bool native_amo = false;
-    for (const char* c = text; c != nullptr && *c != '\0'; ++c) {
-      if (*c != '\n') {
-        line += *c;
-        continue;
-      }
-      size_t at = line.find("lane[");
-      if (at != std::string::npos) {
-        size_t colon = line.find(':', line.find(':', at) + 1);
-        size_t end = line.find(' ', colon);
-        if (colon != std::string::npos) {
-          std::string tl = line.substr(colon + 1, end == std::string::npos ? std::string::npos : end - colon - 1);
-          if (lanes.find(tl) == std::string::npos) lanes += (lanes.empty() ? "" : ",") + tl;
-        }
-        if (line.find(" amo") != std::string::npos) native_amo = true;
-      }
-      line.clear();
-    }
-    std::free(text);
-    return format("UCX lanes %s, atomics %s", lanes.empty() ? "?" : lanes.c_str(),
+    std::string lanes = describe_lanes(streams_[0]->eps[pe], native_amo);
+    return format("UCX lanes %s, atomics %s", lanes.c_str(),
                   native_amo ? "native" : "emulated (active messages served by the target's progress)");
   }
 
@@ -379,9 +358,47 @@ class ucx_transport final : public transport {
     return {};
   }
 
-  void begin_shutdown() override { shutting_down_ = true; }
+  void begin_shutdown() override { shutting_down_.store(true, std::memory_order_release); }
+
+  void disconnect() override {
+    // Every endpoint of every stream closes in flush mode at once; the workers are progressed until all
+    // have closed. A peer that no longer answers (it died) is closed by force after the deadline.
+    std::vector<ucs_status_ptr_t> closing;
+    for (auto& st : streams_) {
+      if (st == nullptr) continue;
+      release_keys(*st);
+      for (ucp_ep_h ep : st->eps) {
+        if (ep == nullptr) continue;
+        ucp_request_param_t p{};
+        ucs_status_ptr_t req = ucp_ep_close_nbx(ep, &p);
+        if (req != nullptr && !UCS_PTR_IS_ERR(req)) closing.push_back(req);
+      }
+      st->eps.clear();
+    }
+    const uint64_t deadline = monotonic_ns() + 3'000'000'000ull;
+    for (ucs_status_ptr_t req : closing) wait_until(req, deadline);
+    // The endpoints UCX made for peers' wire-up requests (it answers each with a reply) are no endpoints of
+    // ours: a worker flush also waits for their replies, which a worker's destruction must not find pending
+    // (UCX 1.13's assertion "got REP message" in ucp_worker_destroy).
+    for (auto& st : streams_) {
+      if (st == nullptr) continue;
+      ucp_request_param_t p{};
+      ucs_status_ptr_t req = ucp_worker_flush_nbx(st->worker, &p);
+      if (req != nullptr && !UCS_PTR_IS_ERR(req)) wait_until(req, deadline);
+    }
+  }
 
  private:
+  // Progresses every worker until the request completes or the deadline passes, then frees it (past the
+  // deadline the request is left to the worker's destruction, which discards it).
+  void wait_until(ucs_status_ptr_t req, uint64_t deadline) {
+    while (ucp_request_check_status(req) == UCS_INPROGRESS && monotonic_ns() < deadline) {
+      std::shared_lock<std::shared_mutex> lock(streams_mutex_);
+      if (!progress_all()) sched_yield();
+    }
+    ucp_request_free(req);
+  }
+
   // Progresses every worker; the caller holds streams_mutex_ (shared).
   bool progress_all() {
     bool any = false;
@@ -413,13 +430,27 @@ class ucx_transport final : public transport {
     return {};
   }
 
-  // Endpoints from the stream's worker to every PE's main worker.
+  // Endpoints from the stream's worker to every other PE's main worker, and to this PE through the stream's
+  // own worker (UCX's self transport). An endpoint from one worker to another worker of the same process
+  // would be a TCP connection of the process with itself when UCX_TLS has no shared memory: both of its
+  // ends are then wired up at once inside one process, where UCX 1.13 frees a connection that its event
+  // loop still dispatches (a crash in uct_tcp_iface_progress after a context was used).
   status connect_stream(stream& st) {
     st.eps.assign(static_cast<size_t>(n_pes_), nullptr);
+    std::string own_address;
+    if (&st != streams_[0].get()) {
+      ucp_address_t* addr = nullptr;
+      size_t len = 0;
+      ucs_status_t s = ucp_worker_get_address(st.worker, &addr, &len);
+      if (s != UCS_OK) return status::error("UCX worker address unavailable: " + ucs_text(s));
+      own_address.assign(reinterpret_cast<const char*>(addr), len);
+      ucp_worker_release_address(st.worker, addr);
+    }
     for (int pe = 0; pe < n_pes_; ++pe) {
       ucp_ep_params_t ep{};
       ep.field_mask = UCP_EP_PARAM_FIELD_REMOTE_ADDRESS | UCP_EP_PARAM_FIELD_ERR_HANDLING_MODE;
-      ep.address = reinterpret_cast<const ucp_address_t*>(addresses_[pe].data());
+      const std::string& to = pe == my_pe_ && !own_address.empty() ? own_address : addresses_[pe];
+      ep.address = reinterpret_cast<const ucp_address_t*>(to.data());
       // Peers get failure detection; the endpoint to this PE itself uses the self transport, which has
       // no peer failure handling (and nothing to detect).
       ep.err_mode = pe == my_pe_ ? UCP_ERR_HANDLING_MODE_NONE : UCP_ERR_HANDLING_MODE_PEER;
@@ -429,6 +460,10 @@ class ucx_transport final : public transport {
         ep.err_handler.arg = &ep_ctx_[pe];
       }
       ucs_status_t s = ucp_ep_create(st.worker, &ep, &st.eps[pe]);
+      if (s == UCS_ERR_UNREACHABLE && pe != my_pe_)
+        return status::error(format("cannot connect to PE %d (ucp_ep_create: %s): UCX has no transport to it that "
+                                    "detects a peer's failure, which rdsm needs; allow tcp in UCX_TLS or unset it",
+                                    pe, ucs_status_string(s)));
       if (s != UCS_OK)
         return status::error(format("cannot connect to PE %d: ucp_ep_create: %s", pe, ucs_status_string(s)));
     }
@@ -457,7 +492,7 @@ class ucx_transport final : public transport {
 
   static void on_ep_error(void* arg, ucp_ep_h, ucs_status_t s) {
     auto* ctx = static_cast<ep_context*>(arg);
-    if (ctx->owner->shutting_down_) return;
+    if (ctx->owner->shutting_down_.load(std::memory_order_acquire)) return;
     ctx->owner->on_failure_(ctx->pe, ucs_status_string(s));
   }
 
@@ -486,11 +521,17 @@ class ucx_transport final : public transport {
     return {};
   }
 
-  void release_stream(stream& st) {
+  static void release_keys(stream& st) {
     for (auto& keys : st.rkeys)
       for (ucp_rkey_h k : keys)
         if (k != nullptr) ucp_rkey_destroy(k);
     st.rkeys.clear();
+  }
+
+  // Closes what disconnect() left open (by force: the job is ending, or start-up failed) and destroys the
+  // worker.
+  void release_stream(stream& st) {
+    release_keys(st);
     for (ucp_ep_h ep : st.eps) {
       if (ep == nullptr) continue;
       ucp_request_param_t p{};
@@ -508,7 +549,7 @@ class ucx_transport final : public transport {
   }
 
   void close() {
-    shutting_down_ = true;
+    shutting_down_.store(true, std::memory_order_release);
     for (auto& st : streams_)
       if (st != nullptr) release_stream(*st);
     for (auto& r : regions_)
@@ -518,6 +559,7 @@ class ucx_transport final : public transport {
     context_ = nullptr;
     if (epfd_ >= 0) ::close(epfd_);
     epfd_ = -1;
+    shm_dir_.remove();
   }
 
   int my_pe_;
@@ -535,14 +577,16 @@ class ucx_transport final : public transport {
   std::atomic<int> n_streams_{1};  // slots below this may hold a stream
   std::atomic<unsigned> progress_calls_{0};
   std::shared_mutex streams_mutex_;  // guards stream creation/destruction against progress
-  volatile bool shutting_down_ = false;
+  std::atomic<bool> shutting_down_{false};  // read by UCX's error callbacks on any thread
   static constexpr unsigned message_am_id = 1;
   message_fn on_message_;
+  ucx_shm_dir shm_dir_;  // this PE's directory for UCX's shared memory files, when rdsmrun made none
 };
 
-result<std::unique_ptr<transport>> transport::create(int my_pe, int n_pes, peer_failure_fn on_failure) {
+result<std::unique_ptr<transport>> transport::create(int my_pe, int n_pes, peer_failure_fn on_failure,
+                                                     const std::string& shm_parent) {
   auto t = std::make_unique<ucx_transport>(my_pe, n_pes, std::move(on_failure));
-  RDSM_TRY(t->open());
+  RDSM_TRY(t->open(shm_parent));
   return std::unique_ptr<transport>(std::move(t));
 }
 

@@ -1,0 +1,85 @@
+// A job's own directory for shared memory files (UCX's POSIX segments), removed when the job ends.
+#include "common/job_dir.hpp"
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <spawn.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <csignal>
+#include <cstring>
+
+#include "common/log.hpp"
+
+namespace rdsm::detail {
+
+result<std::string> job_dir_create(const std::string& parent, const char* prefix, const char* variable) {
+  auto failed = [&](const char* why) {
+    return status::error(format("%s=%s: cannot make the job's directory for shared memory files there (%s); set "
+                                "%s to a directory of a tmpfs this user may write, e.g. /dev/shm",
+                                variable, parent.c_str(), why, variable));
+  };
+  if (parent.empty() || parent[0] != '/') return failed("not an absolute path");
+  std::string path = parent;
+  if (path.back() != '/') path += '/';
+  path += prefix;
+  path += "-XXXXXX";
+  if (mkdtemp(path.data()) == nullptr) return failed(std::strerror(errno));
+  return path;
+}
+
+void job_dir_remove(const std::string& path) {
+  if (path.empty()) return;
+  int dfd = open(path.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+  if (dfd >= 0) {
+    DIR* d = fdopendir(dfd);
+    if (d != nullptr) {
+      while (dirent* e = readdir(d))
+        if (std::strcmp(e->d_name, ".") != 0 && std::strcmp(e->d_name, "..") != 0) unlinkat(dfd, e->d_name, 0);
+      closedir(d);  // closes dfd
+    } else {
+      close(dfd);
+    }
+  }
+  rmdir(path.c_str());
+}
+
+result<int> job_dir_remove_at_exit(const std::string& path) {
+  // The helper reads a pipe that nothing writes: the read ends when every write end has closed, that is when
+  // this process has ended (the write end is close-on-exec: programs it starts do not hold it).
+  int lifeline[2];
+  if (pipe2(lifeline, O_CLOEXEC) != 0) return status::error(format("pipe2: %s", std::strerror(errno)));
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_adddup2(&actions, lifeline[0], STDIN_FILENO);
+  posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, "/dev/null", O_WRONLY, 0);
+  posix_spawn_file_actions_adddup2(&actions, STDOUT_FILENO, STDERR_FILENO);
+  posix_spawnattr_t attr;
+  posix_spawnattr_init(&attr);
+  // Its own process group: a terminal's ^C, or a launcher signalling the PE's group, does not reach it first.
+  posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
+  posix_spawnattr_setpgroup(&attr, 0);
+  sigset_t none, all;
+  sigemptyset(&none);
+  sigfillset(&all);
+  posix_spawnattr_setsigmask(&attr, &none);
+  posix_spawnattr_setsigdefault(&attr, &all);
+  const char* script = "trap '' HUP INT QUIT TERM PIPE; read -r _; rm -rf -- \"$1\"";
+  char* argv[] = {const_cast<char*>("sh"), const_cast<char*>("-c"), const_cast<char*>(script),
+                  const_cast<char*>("rdsm-job-dir"), const_cast<char*>(path.c_str()), nullptr};
+  char* envp[] = {const_cast<char*>("PATH=/usr/bin:/bin"), nullptr};
+  pid_t pid = -1;
+  const int rc = posix_spawn(&pid, "/bin/sh", &actions, &attr, argv, envp);
+  posix_spawn_file_actions_destroy(&actions);
+  posix_spawnattr_destroy(&attr);
+  close(lifeline[0]);
+  if (rc != 0) {
+    close(lifeline[1]);
+    return status::error(format("cannot start /bin/sh to remove %s at exit: %s", path.c_str(), std::strerror(rc)));
+  }
+  return lifeline[1];
+}
+
+}  // namespace rdsm::detail

@@ -1,0 +1,24 @@
+// A job's own directory for shared memory files, removed when the job ends however it ends.
+#pragma once
+
+#include <string>
+
+#include "common/status.hpp"
+
+namespace rdsm::detail {
+
+/// Makes a directory of this user's own (mode 0700) in `parent`, named `<prefix>-<random>`, and returns its
+/// path. `variable` names the setting that chose `parent`, for the error.
+result<std::string> job_dir_create(const std::string& parent, const char* prefix, const char* variable);
+
+/// Removes the directory and the files in it (one level: UCX makes no subdirectories). Errors are ignored:
+/// this runs while a job ends.
+void job_dir_remove(const std::string& path);
+
+/// Starts a small process (/bin/sh, its own process group, its signals ignored) that removes the directory
+/// once this process has ended, whether it finalized, exited or was killed: it waits for the end of a pipe
+/// whose write end only this process holds (close-on-exec), which is returned. Closing that descriptor
+/// removes the directory at once. Threads may already run: it is posix_spawn.
+result<int> job_dir_remove_at_exit(const std::string& path);
+
+}  // namespace rdsm::detail

@@ -1,0 +1,134 @@
+// Sizes from the configuration checked against this host before anything is mapped.
+#include "common/limits.hpp"
+
+#include <sys/sysinfo.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+
+#include "common/log.hpp"
+
+namespace rdsm::detail {
+namespace {
+
+// The variable as the user wrote it (or the default's value).
+std::string given(const char* variable, uint64_t value) {
+  const char* text = std::getenv(variable);
+  return text != nullptr ? text : std::to_string(value);
+}
+
+std::string memory_text(const host_memory& mem) {
+  return format("%s RAM + %s swap", format_bytes(mem.ram).c_str(), format_bytes(mem.swap).c_str());
+}
+
+// The number of PEs as words: "each of the 4 PEs on this host" / "this PE".
+std::string pes_text(int local_pes) {
+  return local_pes > 1 ? format("each of the %d PEs on this host", local_pes) : std::string("this PE");
+}
+
+}  // namespace
+
+std::string format_bytes(uint64_t b) {
+  constexpr uint64_t ki = 1024, mi = ki << 10, gi = mi << 10, ti = gi << 10;
+  if (b >= ti) return format("%.1f TiB", static_cast<double>(b) / static_cast<double>(ti));
+  if (b >= gi) return format("%.1f GiB", static_cast<double>(b) / static_cast<double>(gi));
+  if (b >= mi) return format("%.1f MiB", static_cast<double>(b) / static_cast<double>(mi));
+  if (b >= ki) return format("%.1f KiB", static_cast<double>(b) / static_cast<double>(ki));
+  return format("%llu bytes", static_cast<unsigned long long>(b));
+}
+
+host_memory host_memory_size() {
+  struct sysinfo si {};
+  host_memory m;
+  if (sysinfo(&si) != 0) return m;
+  m.ram = static_cast<uint64_t>(si.totalram) * si.mem_unit;
+  m.swap = static_cast<uint64_t>(si.totalswap) * si.mem_unit;
+  return m;
+}
+
+status check_host_limits(const config& cfg, int local_pes, int n_pes, const host_memory& mem) {
+  const uint64_t total = mem.total();
+  if (total == 0) return {};  // unknown: nothing to check against
+  const auto local = static_cast<uint64_t>(std::max(local_pes, 1));
+  const auto all = static_cast<uint64_t>(std::max(n_pes, local_pes));
+
+  // The symmetric heap: every PE's may be touched in full.
+  if (cfg.symmetric_size > total / local)
+    return status::error(format("SHMEM_SYMMETRIC_SIZE=%s asks %s of symmetric heap for %s, more than this host's "
+                                "memory (%s); lower SHMEM_SYMMETRIC_SIZE to at most %s",
+                                given("SHMEM_SYMMETRIC_SIZE", cfg.symmetric_size).c_str(),
+                                format_bytes(cfg.symmetric_size).c_str(), pes_text(static_cast<int>(local)).c_str(),
+                                memory_text(mem).c_str(), format_bytes(total / local).c_str()));
+
+  // The DSM: every PE keeps bookkeeping for every page of the space, and this host's PEs are home to their
+  // share of its pages (block placement) at least.
+  const uint64_t page = std::max<uint64_t>(cfg.dsm_page_size, 4096);
+  const uint64_t by_bookkeeping = total / local / dsm_bytes_per_page * page;
+  const uint64_t by_share = total / local > UINT64_MAX / all ? UINT64_MAX : total / local * all;
+  const uint64_t dsm_max = std::min(by_bookkeeping, by_share);
+  if (cfg.dsm_size > dsm_max)
+    return status::error(format("RDSM_DSM_SIZE=%s: this host's share of the DSM's pages and their bookkeeping "
+                                "(%llu bytes a page of %s) for %s need more than its memory (%s); lower "
+                                "RDSM_DSM_SIZE to at most %s",
+                                given("RDSM_DSM_SIZE", cfg.dsm_size).c_str(),
+                                static_cast<unsigned long long>(dsm_bytes_per_page), format_bytes(page).c_str(),
+                                pes_text(static_cast<int>(local)).c_str(), memory_text(mem).c_str(),
+                                format_bytes(dsm_max).c_str()));
+  return {};
+}
+
+status check_dsm_base(const config& cfg, bool mappings) {
+  const char* text = cfg.dsm_base.c_str();
+  auto bad = [&](const std::string& why) {
+    return status::error(format("RDSM_DSM_BASE=%s %s; set RDSM_DSM_BASE to a free address aligned to 2 MiB, the same "
+                                "in every PE (the default 0x200000000000 is free in ordinary processes)",
+                                text, why.c_str()));
+  };
+  char* end = nullptr;
+  errno = 0;
+  const unsigned long long base = std::strtoull(text, &end, 0);
+  constexpr uint64_t align = uint64_t{2} << 20;
+  if (errno != 0 || end == text || *end != '\0' || text[0] == '-') return bad("is not an address");
+  if (base % align != 0) return bad("is not aligned to 2 MiB");
+  if (base == 0) return bad("is address 0 (the DSM's first block would be a null pointer)");
+  uint64_t min_addr = 0;
+  if (FILE* f = std::fopen("/proc/sys/vm/mmap_min_addr", "r")) {
+    unsigned long long v = 0;
+    if (std::fscanf(f, "%llu", &v) == 1) min_addr = v;
+    std::fclose(f);
+  }
+  if (base < min_addr) return bad(format("is below vm.mmap_min_addr (%llu)", static_cast<unsigned long long>(min_addr)));
+  const uint64_t size = cfg.dsm_size;
+#if defined(__x86_64__)
+  constexpr uint64_t top = uint64_t{1} << 47;  // user space with 4-level page tables
+#elif defined(__aarch64__)
+  constexpr uint64_t top = uint64_t{1} << 48;
+#else
+  constexpr uint64_t top = UINT64_MAX;
+#endif
+  if (base >= top || size > top - base)
+    return bad(format("with RDSM_DSM_SIZE=%s ends beyond the user address space (%#llx)", format_bytes(size).c_str(),
+                      static_cast<unsigned long long>(top)));
+  if (!mappings) return {};
+  FILE* maps = std::fopen("/proc/self/maps", "r");
+  if (maps == nullptr) return {};
+  char line[512];
+  std::string hit;
+  while (hit.empty() && std::fgets(line, sizeof line, maps) != nullptr) {
+    unsigned long long from = 0, to = 0;
+    char name[256] = "";
+    if (std::sscanf(line, "%llx-%llx %*s %*s %*s %*s %255[^\n]", &from, &to, name) < 2) continue;
+    if (from < base + size && to > base)
+      hit = format("[%#llx, %#llx) %s", from, to, name[0] != '\0' ? name : "(anonymous)");
+  }
+  std::fclose(maps);
+  if (!hit.empty())
+    return bad(format("with RDSM_DSM_SIZE=%s overlaps a mapping of this process, %s", format_bytes(size).c_str(),
+                      hit.c_str()));
+  return {};
+}
+
+}  // namespace rdsm::detail

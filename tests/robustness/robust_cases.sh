@@ -1,0 +1,222 @@
+#!/usr/bin/env bash
+# Robustness cases (issue 9): robust_cases.sh CASE RDSMRUN ROBUST_PE. Each checks the exit status, the one
+# line of error, the time taken and what the job left in its shared memory directory. PEs are killed only when
+# this script (or the rdsmrun it started) started them.
+set -u
+case_name=$1 RDSMRUN=$2 PE=$3
+
+# A clean environment: no inherited rendezvous, PMIx or UCX variables.
+for v in $(env | grep -oE '^(RDSM|PMIX|OMPI|UCX|SHMEM)_[A-Za-z0-9_]*' || true); do unset "$v"; done
+
+work=$(mktemp -d /tmp/robust_cases.XXXXXX)
+# The jobs' directories go here (RDSM_SHM_DIR): a tmpfs directory of this test's own, empty at the end.
+shm=$(mktemp -d /dev/shm/rdsm-robust-test.XXXXXX)
+export RDSM_SHM_DIR=$shm
+started=()
+cleanup() {
+  for p in "${started[@]}"; do kill -9 "$p" 2>/dev/null; done
+  rm -rf "$work" "$shm"
+}
+trap cleanup EXIT
+
+fail() {
+  echo "FAIL [$case_name]: $*" >&2
+  for f in "$work"/*.err "$work"/*.out; do [[ -s $f ]] && { echo "--- $f"; head -c 4000 "$f"; } >&2; done
+  exit 1
+}
+
+# expect RC MAX_SECONDS -- command...: runs it, output in $work/job.out / job.err.
+expect() {
+  local want=$1 max=$2; shift 3
+  local t0=$SECONDS
+  "$@" >"$work/job.out" 2>"$work/job.err"
+  local rc=$?
+  local took=$((SECONDS - t0))
+  [[ $rc == "$want" ]] || fail "'$*' exited $rc, expected $want"
+  ((took <= max)) || fail "'$*' took ${took}s, expected at most ${max}s"
+}
+# The job's stderr is exactly one line, matching REGEX.
+one_line() {
+  local lines; lines=$(wc -l <"$work/job.err")
+  [[ $lines == 1 ]] || fail "stderr has $lines lines, expected one matching /$1/"
+  grep -qE -- "$1" "$work/job.err" || fail "stderr lacks /$1/"
+}
+shm_empty() {
+  local left; left=$(ls -A "$shm")
+  [[ -z $left ]] || fail "$1: left in RDSM_SHM_DIR: $left"
+}
+# UCX's POSIX files directly in /dev/shm (where they went before each job had a directory of its own).
+devshm_ucx() { ls /dev/shm | grep '^ucx_shm_posix_' | sort; }
+new_in_devshm() {
+  local now; now=$(devshm_ucx)
+  comm -13 <(echo "$1") <(echo "$now") | grep . || true
+}
+# A random pause of 0 to 149 ms: kills land anywhere in the first moments of a job, shmem_init included.
+random_pause() { sleep "0.$(printf %03d $((RANDOM % 150)))"; }
+free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
+
+# Over-large sizes must stop before anything is mapped; should a check fail to, the file size limit stops
+# UCX from filling /dev/shm and the address space limit stops the DSM's bookkeeping from filling memory.
+guarded() { (ulimit -f $((1 << 20)) -v $((8 << 20)); exec "$@"); }
+
+case $case_name in
+  heap_oversized)
+    for v in 100T 99999999G; do
+      SHMEM_SYMMETRIC_SIZE=$v expect 1 10 -- guarded "$RDSMRUN" -n 2 --timeout 20 "$PE" sleep 0
+      one_line "^rdsmrun: SHMEM_SYMMETRIC_SIZE=$v asks .* more than this host's memory .*; lower SHMEM_SYMMETRIC_SIZE to at most [0-9.]+ [GM]iB$"
+      # A program started bare (singleton) checks for itself.
+      SHMEM_SYMMETRIC_SIZE=$v expect 1 10 -- guarded "$PE" sleep 0
+      one_line "^rdsm: shmem_init failed: SHMEM_SYMMETRIC_SIZE=$v asks .*; lower SHMEM_SYMMETRIC_SIZE to at most"
+    done
+    shm_empty "oversized heap" ;;
+  dsm_oversized)
+    for v in 100T 2T; do
+      RDSM_DSM_SIZE=$v expect 1 10 -- guarded "$RDSMRUN" -n 2 --timeout 20 "$PE" dsm
+      one_line "^rdsmrun: RDSM_DSM_SIZE=$v: .* more than its memory .*; lower RDSM_DSM_SIZE to at most [0-9.]+ [GM]iB$"
+      RDSM_DSM_SIZE=$v expect 1 10 -- guarded "$PE" dsm
+      one_line "^rdsm: shmem_init failed: RDSM_DSM_SIZE=$v: .*; lower RDSM_DSM_SIZE to at most"
+    done
+    shm_empty "oversized DSM" ;;
+  config_error_once)
+    # One line for the job, from rdsmrun, however many PEs: none of them is started.
+    SHMEM_SYMMETRIC_SIZE=12Q expect 1 10 -- "$RDSMRUN" -n 4 --timeout 20 "$PE" sleep 0
+    one_line '^rdsmrun: SHMEM_SYMMETRIC_SIZE="12Q" is not valid: .*; fix or unset SHMEM_SYMMETRIC_SIZE$'
+    RDSM_DSM_CONSISTENCY=eventual expect 1 10 -- "$RDSMRUN" -n 3 --timeout 20 "$PE" sleep 0
+    one_line '^rdsmrun: RDSM_DSM_CONSISTENCY="eventual" is not valid'
+    # An unknown variable is one warning for the job, and the job runs.
+    RDSM_NOT_A_SETTING=1 expect 0 20 -- "$RDSMRUN" -n 4 --timeout 20 "$PE" sleep 0
+    one_line 'unknown variable RDSM_NOT_A_SETTING is ignored' ;;
+  tls_without_tcp)
+    # rdsm ends a job whose PE died by UCX's peer failure detection: a UCX_TLS without such a transport is
+    # one line naming UCX_TLS and the remedy (not UCX's own errors and "Destination is unreachable").
+    for tls in sm,self posix,self; do
+      UCX_TLS=$tls expect 1 10 -- "$RDSMRUN" -n 2 --timeout 20 "$PE" sleep 0
+      one_line "^rdsmrun: PE [01] ended the job \(code 1\): UCX_TLS=$tls has no transport that detects a peer's failure, .*add tcp \(e.g. UCX_TLS=$tls,tcp\) or unset UCX_TLS"
+    done
+    # One PE needs no peer: it runs.
+    UCX_TLS=sm,self expect 0 10 -- "$RDSMRUN" -n 1 --timeout 20 "$PE" sleep 0 ;;
+  dsm_base_bad)
+    # Rejected at init, naming RDSM_DSM_BASE, whether or not the program uses the DSM.
+    RDSM_DSM_BASE=0 expect 1 10 -- "$RDSMRUN" -n 2 --timeout 20 "$PE" sleep 0
+    one_line '^rdsmrun: RDSM_DSM_BASE=0 is address 0 .*; set RDSM_DSM_BASE to a free address aligned to 2 MiB'
+    RDSM_DSM_BASE=0 expect 1 10 -- "$PE" dsm
+    one_line '^rdsm: shmem_init failed: RDSM_DSM_BASE=0 is address 0'
+    RDSM_DSM_BASE=0x7fffffe00000 expect 1 10 -- "$RDSMRUN" -n 2 --timeout 20 "$PE" dsm
+    one_line '^rdsmrun: RDSM_DSM_BASE=0x7fffffe00000 .*ends beyond the user address space'
+    min=$(cat /proc/sys/vm/mmap_min_addr)
+    if ((min > 0x200000)); then
+      RDSM_DSM_BASE=0x200000 expect 1 10 -- "$PE" dsm
+      one_line 'RDSM_DSM_BASE=0x200000 is below vm.mmap_min_addr'
+    fi
+    # Without address randomization the program's own pages sit at 0x555555554000: a DSM range over them
+    # overlaps a mapping of each PE.
+    if setarch "$(uname -m)" -R true 2>/dev/null; then
+      RDSM_DSM_BASE=0x555555400000 expect 1 10 -- setarch "$(uname -m)" -R "$RDSMRUN" -n 2 --timeout 20 "$PE" dsm
+      one_line '^rdsmrun: PE [01] ended the job \(code 1\): RDSM_DSM_BASE=0x555555400000 with RDSM_DSM_SIZE=512.0 MiB overlaps a mapping of this process, \[0x5555555'
+    fi ;;
+  sighup)
+    # SIGHUP to rdsmrun ends the job: passed on to the PEs, whose default action ends them (UCX's own
+    # SIGHUP handler turned on its debug output instead, and the PEs ran on until rdsmrun's SIGKILL).
+    "$RDSMRUN" -n 2 --timeout 60 "$PE" sleep 30000 >"$work/job.out" 2>"$work/job.err" &
+    r=$!
+    started+=("$r")
+    for ((t = 0; t < 200; t++)); do grep -q ready "$work/job.out" && break; sleep 0.05; done
+    grep -q ready "$work/job.out" || fail "the job did not start"
+    t0=$(date +%s%N)
+    kill -HUP "$r"
+    wait "$r"
+    rc=$?
+    ms=$((($(date +%s%N) - t0) / 1000000))
+    [[ $rc == 129 ]] || fail "rdsmrun exited $rc after SIGHUP, expected 129"
+    # Not rdsmrun's SIGKILL 2 s later: the PEs end at once.
+    ((ms < 1500)) || fail "the job took $ms ms to end after SIGHUP"
+    ! grep -q UCX "$work/job.err" || fail "UCX wrote to stderr after SIGHUP"
+    # A PE started without rdsmrun: the library puts UCX's SIGHUP handler back to the default action.
+    "$PE" sleep 30000 >"$work/pe0.out" 2>"$work/pe0.err" &
+    p=$!
+    started+=("$p")
+    for ((t = 0; t < 200; t++)); do grep -q ready "$work/pe0.out" && break; sleep 0.05; done
+    kill -HUP "$p"
+    for ((t = 0; t < 30; t++)); do kill -0 "$p" 2>/dev/null || break; sleep 0.1; done
+    kill -0 "$p" 2>/dev/null && fail "a PE started bare still runs 3 s after SIGHUP"
+    wait "$p"
+    rc=$?
+    [[ $rc == 129 ]] || fail "a PE started bare exited $rc after SIGHUP, expected 129" ;;
+  timeouts)
+    # --timeout beyond what the clock holds (1e10 s overflowed it: the job ended at once with 124).
+    expect 0 20 -- "$RDSMRUN" -n 2 --timeout 1e10 "$PE" sleep 500
+    expect 0 20 -- "$RDSMRUN" -n 2 --timeout 1e300 "$PE" sleep 0
+    # RDSM_BOOT_TIMEOUT beyond an int of milliseconds, over the tcp bootstrap (rank 0 hosts the rendezvous).
+    port=$(free_port) || fail "no free port"
+    for r in 1 0; do
+      RDSM_BOOT=tcp RDSM_BOOT_ADDR=127.0.0.1:$port RDSM_RANK=$r RDSM_SIZE=2 RDSM_JOB_SECRET=robust-test \
+        RDSM_BOOT_TIMEOUT=99999999999 timeout 30 "$PE" sleep 0 >"$work/pe$r.out" 2>"$work/pe$r.err" &
+      pids[r]=$!
+      started+=("$!")
+    done
+    for r in 0 1; do wait "${pids[r]}" || fail "PE $r failed with RDSM_BOOT_TIMEOUT=99999999999"; done ;;
+  exhaustion_once)
+    # Each exhausted variable is one warning for the job, however often allocation fails.
+    expect 0 20 -- "$RDSMRUN" -n 2 --timeout 20 "$PE" exhaust
+    grep -q '^exhausted 6 times$' "$work/job.out" || fail "allocations did not fail as expected"
+    [[ $(grep -c 'raise SHMEM_SYMMETRIC_SIZE' "$work/job.err") == 1 ]] || fail "expected one heap warning"
+    [[ $(grep -c 'raise RDSM_DSM_SIZE' "$work/job.err") == 1 ]] || fail "expected one DSM warning"
+    [[ $(wc -l <"$work/job.err") == 2 ]] || fail "expected two lines of warnings" ;;
+  shm_dir_killed)
+    # The heap on POSIX shared memory, filled at init: the window in which a killed PE leaves files is wide.
+    export UCX_ALLOC_PRIO=md:posix SHMEM_SYMMETRIC_SIZE=256M
+    before=$(devshm_ucx)
+    killed=0
+    for ((i = 1; i <= 12; i++)); do
+      "$RDSMRUN" -n 4 --timeout 20 "$PE" sleep 300 >"$work/job.out" 2>"$work/job.err" &
+      r=$!
+      started+=("$r")
+      random_pause
+      # shellcheck disable=SC2207  # pids: words without globs
+      kids=($(cat "/proc/$r/task/$r/children" 2>/dev/null))
+      if ((${#kids[@]} > 0)); then
+        kill -9 "${kids[RANDOM % ${#kids[@]}]}" 2>/dev/null && killed=$((killed + 1))
+      fi
+      wait "$r"
+      rc=$?
+      [[ $rc == 0 || $rc == 137 ]] || fail "run $i: rdsmrun exited $rc"
+      shm_empty "run $i (rdsmrun exited $rc)"
+    done
+    ((killed >= 6)) || fail "only $killed of 12 runs had a PE to kill"
+    left=$(new_in_devshm "$before")
+    [[ -z $left ]] || fail "UCX files left in /dev/shm: $left" ;;
+  shm_dir_tcp_killed)
+    # Without rdsmrun (tcp bootstrap) each PE makes its own directory, removed by a helper when it dies.
+    export UCX_ALLOC_PRIO=md:posix SHMEM_SYMMETRIC_SIZE=256M RDSM_BOOT=tcp RDSM_SIZE=2 RDSM_JOB_SECRET=robust-test
+    export RDSM_BOOT_TIMEOUT=3
+    before=$(devshm_ucx)
+    for ((i = 1; i <= 6; i++)); do
+      port=$(free_port) || fail "no free port"
+      pids=()
+      for r in 1 0; do
+        RDSM_BOOT_ADDR=127.0.0.1:$port RDSM_RANK=$r "$PE" sleep 300 >"$work/pe$r.out" 2>"$work/pe$r.err" &
+        pids[r]=$!
+        started+=("$!")
+      done
+      random_pause
+      kill -9 "${pids[RANDOM % 2]}" 2>/dev/null
+      # The other PE ends by itself (lost contact): within 15 s, or this case fails.
+      for ((t = 0; t < 150; t++)); do
+        kill -0 "${pids[0]}" 2>/dev/null || kill -0 "${pids[1]}" 2>/dev/null || break
+        sleep 0.1
+      done
+      ((t < 150)) || fail "run $i: a PE still runs 15 s after its peer was killed"
+      wait "${pids[0]}" "${pids[1]}" 2>/dev/null
+      # The helpers remove the directories once their PEs have ended.
+      for ((t = 0; t < 50; t++)); do
+        [[ -z $(ls -A "$shm") ]] && break
+        sleep 0.1
+      done
+      shm_empty "run $i"
+    done
+    left=$(new_in_devshm "$before")
+    [[ -z $left ]] || fail "UCX files left in /dev/shm: $left" ;;
+  *)
+    fail "unknown case" ;;
+esac
+echo "ok [$case_name]"

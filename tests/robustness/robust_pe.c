@@ -1,0 +1,49 @@
+/* A small OpenSHMEM program for the robustness cases (robust_cases.sh).
+ * Usage: robust_pe sleep MS | dsm | exhaust
+ *   sleep MS  init, barrier, PE 0 prints "ready", sleep MS milliseconds (signals caught meanwhile do not
+ *             shorten it), barrier, finalize
+ *   dsm       allocate 1 MiB of DSM memory, write it, barrier, finalize
+ *   exhaust   ask the symmetric heap and the DSM for more than they hold, three times each: NULL every time
+ *             (prints "exhausted N times") */
+#include <rdsm/dsm.h>
+#include <shmem.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+int main(int argc, char **argv) {
+  const char *mode = argc > 1 ? argv[1] : "";
+  shmem_init();
+  const int me = shmem_my_pe();
+  int status = 0;
+  if (strcmp(mode, "sleep") == 0) {
+    long ms = argc > 2 ? atol(argv[2]) : 0;
+    shmem_barrier_all();
+    if (me == 0) {
+      printf("ready\n");
+      fflush(stdout);
+    }
+    /* The whole time, whatever signals a handler catches meanwhile. */
+    struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
+    while (nanosleep(&ts, &ts) != 0) {
+    }
+    shmem_barrier_all();
+  } else if (strcmp(mode, "dsm") == 0) {
+    long *p = rdsm_dsm_alloc(1 << 20);
+    if (p == NULL) status = 1;
+    else p[me * 512] = me + 1;
+    rdsm_dsm_barrier();
+  } else if (strcmp(mode, "exhaust") == 0) {
+    int nulls = 0;
+    for (int i = 0; i < 3; ++i) nulls += shmem_malloc((size_t)1 << 40) == NULL;
+    for (int i = 0; i < 3; ++i) nulls += rdsm_dsm_alloc((size_t)1 << 40) == NULL;
+    if (me == 0) printf("exhausted %d times\n", nulls);
+    status = nulls != 6;
+  } else {
+    fprintf(stderr, "usage: robust_pe sleep MS | dsm | exhaust\n");
+    status = 2;
+  }
+  shmem_finalize();
+  return status;
+}

@@ -1,0 +1,103 @@
+// Sizes checked against the host's memory at init (issue 9 item 1): oversized values stop init with one line
+// naming the variable, ordinary ones pass.
+#include <gtest/gtest.h>
+#include <sys/mman.h>
+
+#include "common/limits.hpp"
+#include "common/log.hpp"
+
+namespace rdsm::detail {
+namespace {
+
+constexpr uint64_t gib = uint64_t{1} << 30;
+
+config defaults() {
+  config c;
+  c.symmetric_size = 512ull << 20;
+  c.dsm_size = 512ull << 20;
+  c.dsm_page_size = 4096;
+  return c;
+}
+
+TEST(HostLimits, DefaultsPassOnASmallHost) {
+  host_memory mem{4 * gib, 0};
+  EXPECT_TRUE(check_host_limits(defaults(), 4, 4, mem).ok());
+}
+
+TEST(HostLimits, HugeHeapNamesTheVariable) {
+  config c = defaults();
+  for (uint64_t size : {100ull << 40, 99999999ull * gib}) {
+    c.symmetric_size = size;
+    status s = check_host_limits(c, 1, 2, host_memory{16 * gib, 2 * gib});
+    ASSERT_FALSE(s.ok());
+    EXPECT_NE(s.message().find("SHMEM_SYMMETRIC_SIZE="), std::string::npos) << s.message();
+    EXPECT_NE(s.message().find("lower SHMEM_SYMMETRIC_SIZE to at most 18.0 GiB"), std::string::npos) << s.message();
+    EXPECT_EQ(s.message().find('\n'), std::string::npos);
+  }
+}
+
+TEST(HostLimits, HeapCountsEveryPeOfTheHost) {
+  config c = defaults();
+  c.symmetric_size = 3 * gib;
+  host_memory mem{10 * gib, 0};
+  EXPECT_TRUE(check_host_limits(c, 3, 3, mem).ok());
+  status s = check_host_limits(c, 4, 4, mem);
+  ASSERT_FALSE(s.ok());
+  EXPECT_NE(s.message().find("each of the 4 PEs on this host"), std::string::npos) << s.message();
+}
+
+TEST(HostLimits, HugeDsmNamesTheVariable) {
+  config c = defaults();
+  c.dsm_size = 100ull << 40;
+  status s = check_host_limits(c, 1, 1, host_memory{16 * gib, 0});
+  ASSERT_FALSE(s.ok());
+  EXPECT_NE(s.message().find("RDSM_DSM_SIZE="), std::string::npos) << s.message();
+}
+
+TEST(HostLimits, DsmSpreadsOverHosts) {
+  // 64 GiB of DSM over 8 PEs, 2 of them on this 20 GiB host: its share is 16 GiB.
+  config c = defaults();
+  c.dsm_size = 64 * gib;
+  EXPECT_TRUE(check_host_limits(c, 2, 8, host_memory{20 * gib, 0}).ok());
+  EXPECT_FALSE(check_host_limits(c, 8, 8, host_memory{20 * gib, 0}).ok());
+}
+
+TEST(HostLimits, UnknownMemoryChecksNothing) {
+  config c = defaults();
+  c.symmetric_size = 100ull << 40;
+  EXPECT_TRUE(check_host_limits(c, 1, 1, host_memory{}).ok());
+}
+
+// RDSM_DSM_BASE is checked at init (issue 9 item 13): 0 was accepted (root may map page 0) and the DSM's
+// first block was a null pointer.
+TEST(DsmBase, RejectedWithTheVariableNamed) {
+  config c = defaults();
+  for (const char* bad : {"0", "0x1000", "abc", "-0x200000", "0x7fffffe00000", ""}) {
+    c.dsm_base = bad;
+    status s = check_dsm_base(c, false);
+    ASSERT_FALSE(s.ok()) << bad;
+    EXPECT_EQ(s.message().rfind(std::string("RDSM_DSM_BASE=") + bad + " ", 0), 0u) << s.message();
+  }
+  c.dsm_base = "0x200000000000";
+  EXPECT_TRUE(check_dsm_base(c, true).ok());
+}
+
+TEST(DsmBase, OverlappingAMappingIsRejected) {
+  // A mapping of this process at a 2 MiB boundary, then RDSM_DSM_BASE just below it.
+  const size_t len = size_t{4} << 20;
+  void* p = mmap(nullptr, len, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  ASSERT_NE(p, MAP_FAILED);
+  const auto aligned = (reinterpret_cast<uintptr_t>(p) + (size_t{2} << 20) - 1) & ~((uintptr_t{2} << 20) - 1);
+  config c = defaults();
+  c.dsm_size = size_t{4} << 20;
+  c.dsm_base = format("%#lx", static_cast<unsigned long>(aligned - (size_t{2} << 20)));
+  status s = check_dsm_base(c, true);
+  munmap(p, len);
+  ASSERT_FALSE(s.ok());
+  EXPECT_NE(s.message().find("overlaps a mapping of this process"), std::string::npos) << s.message();
+}
+
+TEST(HostLimits, ThisHostHasMemory) { EXPECT_GT(host_memory_size().ram, 0u); }
+
+}  // namespace
+}  // namespace rdsm::detail
