@@ -18,6 +18,14 @@ extern "C" {
 #endif
 
 #define RDSM_DSM_API __attribute__((visibility("default")))
+/* No routine lets a C++ exception out: C callers have no frames to unwind. */
+#if defined(__cplusplus) && __cplusplus >= 201103L
+#define RDSM_DSM_NOEXCEPT noexcept
+#elif defined(__cplusplus)
+#define RDSM_DSM_NOEXCEPT throw()
+#else
+#define RDSM_DSM_NOEXCEPT
+#endif
 
 /* Where the home (the authoritative copy and the directory entry) of each page lives. */
 typedef enum {
@@ -54,28 +62,28 @@ typedef struct {
 
 /* Collective. Returns the same address on every PE, zero-filled memory, or NULL (with one warning naming
  * RDSM_DSM_SIZE) when the DSM space is exhausted. Block placement. */
-RDSM_DSM_API void *rdsm_dsm_alloc(size_t bytes);
-RDSM_DSM_API void *rdsm_dsm_alloc_placed(size_t bytes, rdsm_dsm_placement_t placement, size_t param);
+RDSM_DSM_API void *rdsm_dsm_alloc(size_t bytes) RDSM_DSM_NOEXCEPT;
+RDSM_DSM_API void *rdsm_dsm_alloc_placed(size_t bytes, rdsm_dsm_placement_t placement, size_t param) RDSM_DSM_NOEXCEPT;
 /* Collective; the memory's contents are lost. */
-RDSM_DSM_API void rdsm_dsm_free(void *p);
+RDSM_DSM_API void rdsm_dsm_free(void *p) RDSM_DSM_NOEXCEPT;
 
 /* Collective: all writes before it, by any PE, are visible to all reads after it. */
-RDSM_DSM_API void rdsm_dsm_barrier(void);
+RDSM_DSM_API void rdsm_dsm_barrier(void) RDSM_DSM_NOEXCEPT;
 
 /* Locks with acquire/release semantics for the data they protect (fair: first come, first served). A lock
  * is held by a PE: one thread of a PE at a time may lock it. Locking a lock this PE holds, unlocking one it
  * does not hold, and using a destroyed lock end the job with one line naming the lock. */
-RDSM_DSM_API rdsm_dsm_lock_t *rdsm_dsm_lock_create(void); /* collective */
-RDSM_DSM_API void rdsm_dsm_lock(rdsm_dsm_lock_t *lock);
-RDSM_DSM_API void rdsm_dsm_unlock(rdsm_dsm_lock_t *lock);
-RDSM_DSM_API void rdsm_dsm_lock_destroy(rdsm_dsm_lock_t *lock); /* collective */
+RDSM_DSM_API rdsm_dsm_lock_t *rdsm_dsm_lock_create(void) RDSM_DSM_NOEXCEPT; /* collective */
+RDSM_DSM_API void rdsm_dsm_lock(rdsm_dsm_lock_t *lock) RDSM_DSM_NOEXCEPT;
+RDSM_DSM_API void rdsm_dsm_unlock(rdsm_dsm_lock_t *lock) RDSM_DSM_NOEXCEPT;
+RDSM_DSM_API void rdsm_dsm_lock_destroy(rdsm_dsm_lock_t *lock) RDSM_DSM_NOEXCEPT; /* collective */
 
 /* Explicit fences: release publishes this PE's writes; acquire makes writes released before it visible. */
-RDSM_DSM_API void rdsm_dsm_acquire(void);
-RDSM_DSM_API void rdsm_dsm_release(void);
+RDSM_DSM_API void rdsm_dsm_acquire(void) RDSM_DSM_NOEXCEPT;
+RDSM_DSM_API void rdsm_dsm_release(void) RDSM_DSM_NOEXCEPT;
 
 /* Collective region annotation (whole pages containing [p, p+bytes)). */
-RDSM_DSM_API void rdsm_dsm_advise(void *p, size_t bytes, rdsm_dsm_advice_t advice);
+RDSM_DSM_API void rdsm_dsm_advise(void *p, size_t bytes, rdsm_dsm_advice_t advice) RDSM_DSM_NOEXCEPT;
 
 /* Makes [p, p+bytes) present in this PE for reading (RDSM_DSM_TOUCH_READ) or writing
  * (RDSM_DSM_TOUCH_WRITE), without changing its contents. DSM memory that is not present faults on access,
@@ -83,13 +91,13 @@ RDSM_DSM_API void rdsm_dsm_advise(void *p, size_t bytes, rdsm_dsm_advice_t advic
  * it fails with EFAULT. Touch the range just before the call, with no DSM synchronization in between (an
  * acquire may drop the copies again). */
 typedef enum { RDSM_DSM_TOUCH_READ = 0, RDSM_DSM_TOUCH_WRITE = 1 } rdsm_dsm_access_t;
-RDSM_DSM_API void rdsm_dsm_touch(const void *p, size_t bytes, rdsm_dsm_access_t access);
+RDSM_DSM_API void rdsm_dsm_touch(const void *p, size_t bytes, rdsm_dsm_access_t access) RDSM_DSM_NOEXCEPT;
 
-RDSM_DSM_API void rdsm_dsm_stats(rdsm_dsm_stats_t *out);
+RDSM_DSM_API void rdsm_dsm_stats(rdsm_dsm_stats_t *out) RDSM_DSM_NOEXCEPT;
 /* The home PE of the page holding `p` (-1 when not yet decided: first touch). */
-RDSM_DSM_API int rdsm_dsm_home(const void *p);
+RDSM_DSM_API int rdsm_dsm_home(const void *p) RDSM_DSM_NOEXCEPT;
 /* The coherence unit in bytes. */
-RDSM_DSM_API size_t rdsm_dsm_page_size(void);
+RDSM_DSM_API size_t rdsm_dsm_page_size(void) RDSM_DSM_NOEXCEPT;
 
 #ifdef __cplusplus
 }

@@ -25,31 +25,31 @@ queue_lock* checked_lock(const char* fn, rdsm_dsm_lock_t* lock) {
 
 extern "C" {
 
-void* rdsm_dsm_alloc(size_t bytes) {
+void* rdsm_dsm_alloc(size_t bytes) noexcept {
   return space::ensure("rdsm_dsm_alloc").allocate("rdsm_dsm_alloc", bytes, RDSM_DSM_BLOCK, 0);
 }
 
-void* rdsm_dsm_alloc_placed(size_t bytes, rdsm_dsm_placement_t placement, size_t param) {
+void* rdsm_dsm_alloc_placed(size_t bytes, rdsm_dsm_placement_t placement, size_t param) noexcept {
   return space::ensure("rdsm_dsm_alloc_placed").allocate("rdsm_dsm_alloc_placed", bytes, placement, param);
 }
 
-void rdsm_dsm_free(void* p) { space::ensure("rdsm_dsm_free").release_block("rdsm_dsm_free", p); }
+void rdsm_dsm_free(void* p) noexcept { space::ensure("rdsm_dsm_free").release_block("rdsm_dsm_free", p); }
 
-void rdsm_dsm_barrier(void) { space::ensure("rdsm_dsm_barrier").barrier(); }
+void rdsm_dsm_barrier(void) noexcept { space::ensure("rdsm_dsm_barrier").barrier(); }
 
 // A lock is a queue lock in the symmetric heap (lock.hpp) plus the DSM's acquire and release.
-rdsm_dsm_lock_t* rdsm_dsm_lock_create(void) {
+rdsm_dsm_lock_t* rdsm_dsm_lock_create(void) noexcept {
   space::ensure("rdsm_dsm_lock_create");
   return reinterpret_cast<rdsm_dsm_lock_t*>(queue_lock_create("rdsm_dsm_lock_create"));
 }
 
-void rdsm_dsm_lock(rdsm_dsm_lock_t* lock) {
+void rdsm_dsm_lock(rdsm_dsm_lock_t* lock) noexcept {
   space& s = space::ensure("rdsm_dsm_lock");
   queue_lock_acquire("rdsm_dsm_lock", checked_lock("rdsm_dsm_lock", lock));
   s.acquire();
 }
 
-void rdsm_dsm_unlock(rdsm_dsm_lock_t* lock) {
+void rdsm_dsm_unlock(rdsm_dsm_lock_t* lock) noexcept {
   space& s = space::ensure("rdsm_dsm_unlock");
   queue_lock* q = checked_lock("rdsm_dsm_unlock", lock);
   queue_lock_check_held("rdsm_dsm_unlock", q);
@@ -57,35 +57,35 @@ void rdsm_dsm_unlock(rdsm_dsm_lock_t* lock) {
   queue_lock_release("rdsm_dsm_unlock", q);
 }
 
-void rdsm_dsm_lock_destroy(rdsm_dsm_lock_t* lock) {
+void rdsm_dsm_lock_destroy(rdsm_dsm_lock_t* lock) noexcept {
   space::ensure("rdsm_dsm_lock_destroy");
   queue_lock_destroy("rdsm_dsm_lock_destroy", checked_lock("rdsm_dsm_lock_destroy", lock));
 }
 
-void rdsm_dsm_acquire(void) { space::ensure("rdsm_dsm_acquire").acquire(); }
+void rdsm_dsm_acquire(void) noexcept { space::ensure("rdsm_dsm_acquire").acquire(); }
 
-void rdsm_dsm_release(void) { space::ensure("rdsm_dsm_release").release(); }
+void rdsm_dsm_release(void) noexcept { space::ensure("rdsm_dsm_release").release(); }
 
-void rdsm_dsm_advise(void* p, size_t bytes, rdsm_dsm_advice_t advice) {
+void rdsm_dsm_advise(void* p, size_t bytes, rdsm_dsm_advice_t advice) noexcept {
   space::ensure("rdsm_dsm_advise").advise("rdsm_dsm_advise", p, bytes, advice);
 }
 
-void rdsm_dsm_touch(const void* p, size_t bytes, rdsm_dsm_access_t access) {
+void rdsm_dsm_touch(const void* p, size_t bytes, rdsm_dsm_access_t access) noexcept {
   if (access != RDSM_DSM_TOUCH_READ && access != RDSM_DSM_TOUCH_WRITE)
     rdsm::detail::fatal("rdsm_dsm_touch: access %d is not RDSM_DSM_TOUCH_READ or RDSM_DSM_TOUCH_WRITE",
                         static_cast<int>(access));
   space::ensure("rdsm_dsm_touch").touch("rdsm_dsm_touch", p, bytes, access == RDSM_DSM_TOUCH_WRITE);
 }
 
-void rdsm_dsm_stats(rdsm_dsm_stats_t* out) {
+void rdsm_dsm_stats(rdsm_dsm_stats_t* out) noexcept {
   if (out == nullptr) return;
   *out = rdsm_dsm_stats_t{};
   rdsm::detail::runtime::checked("rdsm_dsm_stats");
   if (space* s = space::get()) s->stats(out);
 }
 
-int rdsm_dsm_home(const void* p) { return space::ensure("rdsm_dsm_home").home_of(p); }
+int rdsm_dsm_home(const void* p) noexcept { return space::ensure("rdsm_dsm_home").home_of(p); }
 
-size_t rdsm_dsm_page_size(void) { return space::ensure("rdsm_dsm_page_size").page_size(); }
+size_t rdsm_dsm_page_size(void) noexcept { return space::ensure("rdsm_dsm_page_size").page_size(); }
 
 }  // extern "C"

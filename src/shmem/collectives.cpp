@@ -113,46 +113,46 @@ void scan(const char* fn, group& g, T* dest, const T* source, size_t n, bool inc
 
 extern "C" {
 
-int shmem_broadcastmem(shmem_team_t team, void* dest, const void* source, size_t nelems, int PE_root) {
+int shmem_broadcastmem(shmem_team_t team, void* dest, const void* source, size_t nelems, int PE_root) noexcept {
   return on_team(__func__, team, [&](const char* fn, group& g) {
     group_broadcast(fn, g, dest, source, nelems, check_root(fn, g, PE_root), true);
   });
 }
-int shmem_collectmem(shmem_team_t team, void* dest, const void* source, size_t nelems) {
+int shmem_collectmem(shmem_team_t team, void* dest, const void* source, size_t nelems) noexcept {
   return on_team(__func__, team, [&](const char* fn, group& g) { group_collect(fn, g, dest, source, nelems); });
 }
-int shmem_fcollectmem(shmem_team_t team, void* dest, const void* source, size_t nelems) {
+int shmem_fcollectmem(shmem_team_t team, void* dest, const void* source, size_t nelems) noexcept {
   return on_team(__func__, team, [&](const char* fn, group& g) { group_fcollect(fn, g, dest, source, nelems); });
 }
-int shmem_alltoallmem(shmem_team_t team, void* dest, const void* source, size_t nelems) {
+int shmem_alltoallmem(shmem_team_t team, void* dest, const void* source, size_t nelems) noexcept {
   return on_team(__func__, team, [&](const char* fn, group& g) { group_alltoall(fn, g, dest, source, nelems); });
 }
 int shmem_alltoallsmem(shmem_team_t team, void* dest, const void* source, ptrdiff_t dst, ptrdiff_t sst,
-                       size_t nelems) {
+                       size_t nelems) noexcept {
   return on_team(__func__, team,
                  [&](const char* fn, group& g) { group_alltoalls(fn, g, dest, source, dst, sst, nelems, 1); });
 }
 
 #define RDSM_DEF_COLL(T, N)                                                                                 \
-  int shmem_##N##_broadcast(shmem_team_t team, T* dest, const T* source, size_t nelems, int PE_root) {      \
+  int shmem_##N##_broadcast(shmem_team_t team, T* dest, const T* source, size_t nelems, int PE_root) noexcept {      \
     return on_team(__func__, team, [&](const char* fn, group& g) {                                          \
       group_broadcast(fn, g, dest, source, nelems * sizeof(T), check_root(fn, g, PE_root), true);           \
     });                                                                                                     \
   }                                                                                                         \
-  int shmem_##N##_collect(shmem_team_t team, T* dest, const T* source, size_t nelems) {                    \
+  int shmem_##N##_collect(shmem_team_t team, T* dest, const T* source, size_t nelems) noexcept {                    \
     return on_team(__func__, team,                                                                          \
                    [&](const char* fn, group& g) { group_collect(fn, g, dest, source, nelems * sizeof(T)); }); \
   }                                                                                                         \
-  int shmem_##N##_fcollect(shmem_team_t team, T* dest, const T* source, size_t nelems) {                   \
+  int shmem_##N##_fcollect(shmem_team_t team, T* dest, const T* source, size_t nelems) noexcept {                   \
     return on_team(__func__, team,                                                                          \
                    [&](const char* fn, group& g) { group_fcollect(fn, g, dest, source, nelems * sizeof(T)); }); \
   }                                                                                                         \
-  int shmem_##N##_alltoall(shmem_team_t team, T* dest, const T* source, size_t nelems) {                   \
+  int shmem_##N##_alltoall(shmem_team_t team, T* dest, const T* source, size_t nelems) noexcept {                   \
     return on_team(__func__, team,                                                                          \
                    [&](const char* fn, group& g) { group_alltoall(fn, g, dest, source, nelems * sizeof(T)); }); \
   }                                                                                                         \
   int shmem_##N##_alltoalls(shmem_team_t team, T* dest, const T* source, ptrdiff_t dst, ptrdiff_t sst,      \
-                            size_t nelems) {                                                                \
+                            size_t nelems) noexcept {                                                                \
     return on_team(__func__, team, [&](const char* fn, group& g) {                                          \
       group_alltoalls(fn, g, dest, source, dst, sst, nelems, sizeof(T));                                    \
     });                                                                                                     \
@@ -160,7 +160,7 @@ int shmem_alltoallsmem(shmem_team_t team, void* dest, const void* source, ptrdif
 RDSM_SHMEM_RMA_TYPES(RDSM_DEF_COLL)
 
 #define RDSM_DEF_REDUCE(T, N, OP)                                                                           \
-  int shmem_##N##_##OP##_reduce(shmem_team_t team, T* dest, const T* source, size_t nreduce) {             \
+  int shmem_##N##_##OP##_reduce(shmem_team_t team, T* dest, const T* source, size_t nreduce) noexcept {             \
     return on_team(__func__, team,                                                                          \
                    [&](const char* fn, group& g) { reduce<T, op_##OP>(fn, g, dest, source, nreduce); });    \
   }
@@ -172,48 +172,48 @@ RDSM_SHMEM_REDUCE_MINMAX_TYPES(RDSM_DEF_REDUCE_MINMAX)
 RDSM_SHMEM_REDUCE_ARITH_TYPES(RDSM_DEF_REDUCE_ARITH)
 
 #define RDSM_DEF_SCAN(T, N)                                                                                 \
-  int shmem_##N##_sum_inscan(shmem_team_t team, T* dest, const T* source, size_t nelems) {                 \
+  int shmem_##N##_sum_inscan(shmem_team_t team, T* dest, const T* source, size_t nelems) noexcept {                 \
     return on_team(__func__, team, [&](const char* fn, group& g) { scan(fn, g, dest, source, nelems, true); }); \
   }                                                                                                         \
-  int shmem_##N##_sum_exscan(shmem_team_t team, T* dest, const T* source, size_t nelems) {                 \
+  int shmem_##N##_sum_exscan(shmem_team_t team, T* dest, const T* source, size_t nelems) noexcept {                 \
     return on_team(__func__, team, [&](const char* fn, group& g) { scan(fn, g, dest, source, nelems, false); }); \
   }
 RDSM_SHMEM_REDUCE_ARITH_TYPES(RDSM_DEF_SCAN)
 
 // Deprecated active-set forms: the pSync array holds the group's counters, which are zero again when
 // every member has returned (as the specification requires of pSync).
-void shmem_barrier(int PE_start, int logPE_stride, int PE_size, long* pSync) {
+void shmem_barrier(int PE_start, int logPE_stride, int PE_size, long* pSync) noexcept {
   group g = active_set(__func__, PE_start, logPE_stride, PE_size, pSync);
   group_barrier(__func__, g);
 }
-void shmem_sync(int PE_start, int logPE_stride, int PE_size, long* pSync) {
+void shmem_sync(int PE_start, int logPE_stride, int PE_size, long* pSync) noexcept {
   group g = active_set(__func__, PE_start, logPE_stride, PE_size, pSync);
   group_sync(__func__, g);
 }
 
 #define RDSM_DEF_LEGACY_SIZED(B)                                                                            \
   void shmem_broadcast##B(void* dest, const void* source, size_t nelems, int PE_root, int PE_start,         \
-                          int logPE_stride, int PE_size, long* pSync) {                                      \
+                          int logPE_stride, int PE_size, long* pSync) noexcept {                                      \
     group g = active_set(__func__, PE_start, logPE_stride, PE_size, pSync);                                  \
     group_broadcast(__func__, g, dest, source, nelems * (B / 8), check_root(__func__, g, PE_root), false);   \
   }                                                                                                         \
   void shmem_collect##B(void* dest, const void* source, size_t nelems, int PE_start, int logPE_stride,      \
-                        int PE_size, long* pSync) {                                                          \
+                        int PE_size, long* pSync) noexcept {                                                          \
     group g = active_set(__func__, PE_start, logPE_stride, PE_size, pSync);                                \
     group_collect(__func__, g, dest, source, nelems * (B / 8));                                              \
   }                                                                                                         \
   void shmem_fcollect##B(void* dest, const void* source, size_t nelems, int PE_start, int logPE_stride,     \
-                         int PE_size, long* pSync) {                                                         \
+                         int PE_size, long* pSync) noexcept {                                                         \
     group g = active_set(__func__, PE_start, logPE_stride, PE_size, pSync);                                \
     group_fcollect(__func__, g, dest, source, nelems * (B / 8));                                             \
   }                                                                                                         \
   void shmem_alltoall##B(void* dest, const void* source, size_t nelems, int PE_start, int logPE_stride,     \
-                         int PE_size, long* pSync) {                                                         \
+                         int PE_size, long* pSync) noexcept {                                                         \
     group g = active_set(__func__, PE_start, logPE_stride, PE_size, pSync);                                \
     group_alltoall(__func__, g, dest, source, nelems * (B / 8));                                             \
   }                                                                                                         \
   void shmem_alltoalls##B(void* dest, const void* source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems,      \
-                          int PE_start, int logPE_stride, int PE_size, long* pSync) {                        \
+                          int PE_start, int logPE_stride, int PE_size, long* pSync) noexcept {                        \
     group g = active_set(__func__, PE_start, logPE_stride, PE_size, pSync);                                \
     group_alltoalls(__func__, g, dest, source, dst, sst, nelems, B / 8);                                     \
   }
@@ -221,7 +221,7 @@ RDSM_SHMEM_LEGACY_SIZES(RDSM_DEF_LEGACY_SIZED)
 
 #define RDSM_DEF_TO_ALL(T, N, OP)                                                                           \
   void shmem_##N##_##OP##_to_all(T* dest, const T* source, int nreduce, int PE_start, int logPE_stride,    \
-                                 int PE_size, T*, long* pSync) {                                             \
+                                 int PE_size, T*, long* pSync) noexcept {                                             \
     group g = active_set(__func__, PE_start, logPE_stride, PE_size, pSync);                                \
     reduce<T, op_##OP>(__func__, g, dest, source, static_cast<size_t>(nreduce < 0 ? 0 : nreduce));          \
   }

@@ -47,11 +47,11 @@ int start(int requested) {
 
 extern "C" {
 
-void shmem_init(void) {
+void shmem_init(void) noexcept {
   if (start(SHMEM_THREAD_SINGLE) != 0) std::exit(1);
 }
 
-int shmem_init_thread(int requested, int* provided) {
+int shmem_init_thread(int requested, int* provided) noexcept {
   if (requested < SHMEM_THREAD_SINGLE || requested > SHMEM_THREAD_MULTIPLE) {
     std::fprintf(stderr, "rdsm: shmem_init_thread: requested %d is not a SHMEM_THREAD_* level\n", requested);
     return 1;
@@ -61,9 +61,9 @@ int shmem_init_thread(int requested, int* provided) {
   return rc;
 }
 
-void shmem_query_thread(int* provided) { *provided = runtime::checked(__func__).thread_level(); }
+void shmem_query_thread(int* provided) noexcept { *provided = runtime::checked(__func__).thread_level(); }
 
-void shmem_finalize(void) {
+void shmem_finalize(void) noexcept {
   // A finalize without an init to match does nothing. One that leaves initializations unmatched keeps the
   // library up but is still the collective the specification describes: pending operations complete and every
   // PE arrives before any returns.
@@ -80,48 +80,48 @@ void shmem_finalize(void) {
 
 // Any thread, at any time (OpenSHMEM 1.6): reads the atomic count, not the runtime's pointer, which init and
 // finalize set without synchronization.
-void shmem_query_initialized(int* initialized) { *initialized = g_init_calls.load(std::memory_order_acquire) > 0; }
+void shmem_query_initialized(int* initialized) noexcept { *initialized = g_init_calls.load(std::memory_order_acquire) > 0; }
 
-int shmem_my_pe(void) { return runtime::checked(__func__).my_pe(); }
-int shmem_n_pes(void) { return runtime::checked(__func__).n_pes(); }
+int shmem_my_pe(void) noexcept { return runtime::checked(__func__).my_pe(); }
+int shmem_n_pes(void) noexcept { return runtime::checked(__func__).n_pes(); }
 
-int shmem_pe_accessible(int pe) {
+int shmem_pe_accessible(int pe) noexcept {
   runtime& rt = runtime::checked(__func__);
   return pe >= 0 && pe < rt.n_pes() ? 1 : 0;
 }
 
-int shmem_addr_accessible(const void* addr, int pe) {
+int shmem_addr_accessible(const void* addr, int pe) noexcept {
   runtime& rt = runtime::checked(__func__);
   return pe >= 0 && pe < rt.n_pes() && rt.resolve(addr).region >= 0 ? 1 : 0;
 }
 
-void* shmem_ptr(const void* dest, int pe) { return pointer_to(dest, pe); }
+void* shmem_ptr(const void* dest, int pe) noexcept { return pointer_to(dest, pe); }
 
-void shmem_info_get_version(int* major, int* minor) {
+void shmem_info_get_version(int* major, int* minor) noexcept {
   *major = SHMEM_MAJOR_VERSION;
   *minor = SHMEM_MINOR_VERSION;
 }
 
-void shmem_info_get_name(char* name) {
+void shmem_info_get_name(char* name) noexcept {
   std::strncpy(name, SHMEM_VENDOR_STRING, SHMEM_MAX_NAME_LEN - 1);
   name[SHMEM_MAX_NAME_LEN - 1] = '\0';
 }
 
-void shmem_global_exit(int status) {
+void shmem_global_exit(int status) noexcept {
   std::fflush(nullptr);
   if (!runtime::initialized()) std::exit(status);
   runtime::get().abort_job(status, format("shmem_global_exit(%d) called", status));
 }
 
-void* shmem_malloc(size_t size) { return sym_allocate(__func__, size, 0, false); }
+void* shmem_malloc(size_t size) noexcept { return sym_allocate(__func__, size, 0, false); }
 
-void* shmem_malloc_with_hints(size_t size, long hints) {
+void* shmem_malloc_with_hints(size_t size, long hints) noexcept {
   if ((hints & ~(SHMEM_MALLOC_ATOMICS_REMOTE | SHMEM_MALLOC_SIGNAL_REMOTE)) != 0)
     RDSM_LOG_WARN("heap", "shmem_malloc_with_hints: unknown hint bits 0x%lx are ignored", hints);
   return sym_allocate(__func__, size, 0, false);
 }
 
-void* shmem_calloc(size_t count, size_t size) {
+void* shmem_calloc(size_t count, size_t size) noexcept {
   if (size != 0 && count > SIZE_MAX / size) {
     RDSM_LOG_WARN("heap", "shmem_calloc: %zu elements of %zu bytes overflow size_t", count, size);
     return nullptr;
@@ -129,7 +129,7 @@ void* shmem_calloc(size_t count, size_t size) {
   return sym_allocate(__func__, count * size, 0, true);
 }
 
-void* shmem_align(size_t alignment, size_t size) {
+void* shmem_align(size_t alignment, size_t size) noexcept {
   runtime& rt = runtime::checked(__func__);
   // An alignment the heap cannot give is no error: every PE returns NULL (the call stays collective) and PE 0
   // says why once. The specification leaves a non-power-of-two undefined.
@@ -146,27 +146,27 @@ void* shmem_align(size_t alignment, size_t size) {
   return sym_allocate(__func__, size, alignment, false);
 }
 
-void* shmem_realloc(void* ptr, size_t size) { return sym_reallocate(__func__, ptr, size); }
-void shmem_free(void* ptr) { sym_free(__func__, ptr); }
+void* shmem_realloc(void* ptr, size_t size) noexcept { return sym_reallocate(__func__, ptr, size); }
+void shmem_free(void* ptr) noexcept { sym_free(__func__, ptr); }
 
 // The profiling control hook: rdsm has no profiling of its own, so levels only reach tools that
 // intercept it (through the pshmem_* names).
-void shmem_pcontrol(const int level, ...) { (void)level; }
+void shmem_pcontrol(const int level, ...) noexcept { (void)level; }
 
 // Deprecated names.
-void start_pes(int) { shmem_init(); }
-int _my_pe(void) { return shmem_my_pe(); }
-int _num_pes(void) { return shmem_n_pes(); }
-void* shmalloc(size_t size) { return sym_allocate(__func__, size, 0, false); }
-void shfree(void* ptr) { sym_free(__func__, ptr); }
-void* shrealloc(void* ptr, size_t size) { return sym_reallocate(__func__, ptr, size); }
-void* shmemalign(size_t alignment, size_t size) { return shmem_align(alignment, size); }
+void start_pes(int) noexcept { shmem_init(); }
+int _my_pe(void) noexcept { return shmem_my_pe(); }
+int _num_pes(void) noexcept { return shmem_n_pes(); }
+void* shmalloc(size_t size) noexcept { return sym_allocate(__func__, size, 0, false); }
+void shfree(void* ptr) noexcept { sym_free(__func__, ptr); }
+void* shrealloc(void* ptr, size_t size) noexcept { return sym_reallocate(__func__, ptr, size); }
+void* shmemalign(size_t alignment, size_t size) noexcept { return shmem_align(alignment, size); }
 // The cache routines of OpenSHMEM 1.0 have no effect on cache-coherent systems (the specification).
-void shmem_clear_cache_inv(void) {}
-void shmem_set_cache_inv(void) {}
-void shmem_udcflush(void) {}
-void shmem_clear_cache_line_inv(void*) {}
-void shmem_set_cache_line_inv(void*) {}
-void shmem_udcflush_line(void*) {}
+void shmem_clear_cache_inv(void) noexcept {}
+void shmem_set_cache_inv(void) noexcept {}
+void shmem_udcflush(void) noexcept {}
+void shmem_clear_cache_line_inv(void*) noexcept {}
+void shmem_set_cache_line_inv(void*) noexcept {}
+void shmem_udcflush_line(void*) noexcept {}
 
 }  // extern "C"

@@ -29,61 +29,61 @@ extern "C" {
 
 #define RDSM_DEF_IB(T, N)                                                                                          \
   void shmem_ctx_##N##_ibput(shmem_ctx_t ctx, T* dest, const T* source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, \
-                             size_t nblocks, int pe) {                                                             \
+                             size_t nblocks, int pe) noexcept {                                                             \
     RDSM_CTX_INVALID_RETURN(void);                                                                                 \
     ibput(__func__, dest, source, dst, sst, bsize, nblocks, sizeof(T), ctx_pe(__func__, ctx, pe), ctx_stream(ctx)); \
   }                                                                                                                \
   void shmem_##N##_ibput(T* dest, const T* source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks,      \
-                         int pe) {                                                                                 \
+                         int pe) noexcept {                                                                                 \
     ibput(__func__, dest, source, dst, sst, bsize, nblocks, sizeof(T), pe, 0);                                     \
   }                                                                                                                \
   void shmem_ctx_##N##_ibget(shmem_ctx_t ctx, T* dest, const T* source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, \
-                             size_t nblocks, int pe) {                                                             \
+                             size_t nblocks, int pe) noexcept {                                                             \
     RDSM_CTX_INVALID_RETURN(void);                                                                                 \
     ibget(__func__, dest, source, dst, sst, bsize, nblocks, sizeof(T), ctx_pe(__func__, ctx, pe), ctx_stream(ctx)); \
   }                                                                                                                \
   void shmem_##N##_ibget(T* dest, const T* source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks,      \
-                         int pe) {                                                                                 \
+                         int pe) noexcept {                                                                                 \
     ibget(__func__, dest, source, dst, sst, bsize, nblocks, sizeof(T), pe, 0);                                     \
   }
 RDSM_SHMEM_RMA_TYPES(RDSM_DEF_IB)
 
 #define RDSM_DEF_IB_SIZED(B)                                                                                       \
   void shmem_ctx_ibput##B(shmem_ctx_t ctx, void* dest, const void* source, ptrdiff_t dst, ptrdiff_t sst,           \
-                          size_t bsize, size_t nblocks, int pe) {                                                  \
+                          size_t bsize, size_t nblocks, int pe) noexcept {                                                  \
     RDSM_CTX_INVALID_RETURN(void);                                                                                 \
     ibput(__func__, dest, source, dst, sst, bsize, nblocks, B / 8, ctx_pe(__func__, ctx, pe), ctx_stream(ctx));    \
   }                                                                                                                \
   void shmem_ibput##B(void* dest, const void* source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks,   \
-                      int pe) {                                                                                    \
+                      int pe) noexcept {                                                                                    \
     ibput(__func__, dest, source, dst, sst, bsize, nblocks, B / 8, pe, 0);                                         \
   }                                                                                                                \
   void shmem_ctx_ibget##B(shmem_ctx_t ctx, void* dest, const void* source, ptrdiff_t dst, ptrdiff_t sst,           \
-                          size_t bsize, size_t nblocks, int pe) {                                                  \
+                          size_t bsize, size_t nblocks, int pe) noexcept {                                                  \
     RDSM_CTX_INVALID_RETURN(void);                                                                                 \
     ibget(__func__, dest, source, dst, sst, bsize, nblocks, B / 8, ctx_pe(__func__, ctx, pe), ctx_stream(ctx));    \
   }                                                                                                                \
   void shmem_ibget##B(void* dest, const void* source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks,   \
-                      int pe) {                                                                                    \
+                      int pe) noexcept {                                                                                    \
     ibget(__func__, dest, source, dst, sst, bsize, nblocks, B / 8, pe, 0);                                         \
   }
 RDSM_SHMEM_SIZES(RDSM_DEF_IB_SIZED)
 
-void shmem_signal_set(uint64_t* sig_addr, uint64_t signal, int pe) {
+void shmem_signal_set(uint64_t* sig_addr, uint64_t signal, int pe) noexcept {
   signal_update(__func__, SHMEM_CTX_DEFAULT, sig_addr, signal, pe, amo_op::set);
 }
-void shmem_ctx_signal_set(shmem_ctx_t ctx, uint64_t* sig_addr, uint64_t signal, int pe) {
+void shmem_ctx_signal_set(shmem_ctx_t ctx, uint64_t* sig_addr, uint64_t signal, int pe) noexcept {
   signal_update(__func__, ctx, sig_addr, signal, pe, amo_op::set);
 }
-void shmem_signal_add(uint64_t* sig_addr, uint64_t signal, int pe) {
+void shmem_signal_add(uint64_t* sig_addr, uint64_t signal, int pe) noexcept {
   signal_update(__func__, SHMEM_CTX_DEFAULT, sig_addr, signal, pe, amo_op::add);
 }
-void shmem_ctx_signal_add(shmem_ctx_t ctx, uint64_t* sig_addr, uint64_t signal, int pe) {
+void shmem_ctx_signal_add(shmem_ctx_t ctx, uint64_t* sig_addr, uint64_t signal, int pe) noexcept {
   signal_update(__func__, ctx, sig_addr, signal, pe, amo_op::add);
 }
 
-void shmem_pe_quiet(const int* target_pes, size_t npes) { pe_quiet(__func__, SHMEM_CTX_DEFAULT, target_pes, npes); }
-void shmem_ctx_pe_quiet(shmem_ctx_t ctx, const int* target_pes, size_t npes) {
+void shmem_pe_quiet(const int* target_pes, size_t npes) noexcept { pe_quiet(__func__, SHMEM_CTX_DEFAULT, target_pes, npes); }
+void shmem_ctx_pe_quiet(shmem_ctx_t ctx, const int* target_pes, size_t npes) noexcept {
   pe_quiet(__func__, ctx, target_pes, npes);
 }
 
@@ -91,7 +91,7 @@ void shmem_ctx_pe_quiet(shmem_ctx_t ctx, const int* target_pes, size_t npes) {
 // need apply no optimization). rdsm applies none: every put and AMO already goes out at once, and there is no
 // per-context buffering for a batch to tune, so the routines check their arguments and return.
 void shmem_ctx_session_start(shmem_ctx_t ctx, long options, const shmem_ctx_session_config_t* config,
-                             long config_mask) {
+                             long config_mask) noexcept {
   runtime::checked(__func__);
   if (ctx == SHMEM_CTX_INVALID) return;
   if ((options & ~SHMEM_CTX_SESSION_BATCH) != 0)
@@ -102,6 +102,6 @@ void shmem_ctx_session_start(shmem_ctx_t ctx, long options, const shmem_ctx_sess
     fatal("shmem_ctx_session_start: config is NULL with config_mask 0x%lx", config_mask);
 }
 
-void shmem_ctx_session_stop(shmem_ctx_t ctx) { runtime::checked(__func__); (void)ctx; }
+void shmem_ctx_session_stop(shmem_ctx_t ctx) noexcept { runtime::checked(__func__); (void)ctx; }
 
 }  // extern "C"

@@ -107,81 +107,81 @@ size_t wait_some(const char* fn, T* ivars, size_t n, size_t* indices, const int*
 
 extern "C" {
 
-void shmem_fence(void) { fence(); }
-void shmem_quiet(void) { quiet(); }
+void shmem_fence(void) noexcept { fence(); }
+void shmem_quiet(void) noexcept { quiet(); }
 
-void shmem_barrier_all(void) {
+void shmem_barrier_all(void) noexcept {
   runtime::checked(__func__);
   barrier_all();
 }
 
-void shmem_sync_all(void) {
+void shmem_sync_all(void) noexcept {
   runtime::checked(__func__);
   sync_all();
 }
 
 #define RDSM_DEF_SYNC(T, N)                                                                         \
-  void shmem_##N##_wait_until(T* ivar, int cmp, T cmp_value) { wait_one(__func__, ivar, cmp, cmp_value); } \
-  void shmem_##N##_wait_until_all(T* ivars, size_t nelems, const int* status, int cmp, T cmp_value) { \
+  void shmem_##N##_wait_until(T* ivar, int cmp, T cmp_value) noexcept { wait_one(__func__, ivar, cmp, cmp_value); } \
+  void shmem_##N##_wait_until_all(T* ivars, size_t nelems, const int* status, int cmp, T cmp_value) noexcept { \
     wait_all<T>(__func__, ivars, nelems, status, cmp, nullptr, cmp_value);                           \
   }                                                                                                  \
-  size_t shmem_##N##_wait_until_any(T* ivars, size_t nelems, const int* status, int cmp, T cmp_value) { \
+  size_t shmem_##N##_wait_until_any(T* ivars, size_t nelems, const int* status, int cmp, T cmp_value) noexcept { \
     return wait_any<T>(__func__, ivars, nelems, status, cmp, nullptr, cmp_value);                    \
   }                                                                                                  \
   size_t shmem_##N##_wait_until_some(T* ivars, size_t nelems, size_t* indices, const int* status, int cmp, \
-                                     T cmp_value) {                                                  \
+                                     T cmp_value) noexcept {                                                  \
     return wait_some<T>(__func__, ivars, nelems, indices, status, cmp, nullptr, cmp_value);          \
   }                                                                                                  \
-  void shmem_##N##_wait_until_all_vector(T* ivars, size_t nelems, const int* status, int cmp, const T* cmp_values) { \
+  void shmem_##N##_wait_until_all_vector(T* ivars, size_t nelems, const int* status, int cmp, const T* cmp_values) noexcept { \
     wait_all<T>(__func__, ivars, nelems, status, cmp, cmp_values, static_cast<T>(0));                              \
   }                                                                                                  \
   size_t shmem_##N##_wait_until_any_vector(T* ivars, size_t nelems, const int* status, int cmp,      \
-                                           const T* cmp_values) {                                          \
+                                           const T* cmp_values) noexcept {                                          \
     return wait_any<T>(__func__, ivars, nelems, status, cmp, cmp_values, static_cast<T>(0));                       \
   }                                                                                                  \
   size_t shmem_##N##_wait_until_some_vector(T* ivars, size_t nelems, size_t* indices, const int* status, \
-                                            int cmp, const T* cmp_values) {                                \
+                                            int cmp, const T* cmp_values) noexcept {                                \
     return wait_some<T>(__func__, ivars, nelems, indices, status, cmp, cmp_values, static_cast<T>(0));             \
   }                                                                                                  \
-  int shmem_##N##_test(T* ivar, int cmp, T cmp_value) {                                              \
+  int shmem_##N##_test(T* ivar, int cmp, T cmp_value) noexcept {                                              \
     return test_all<T>(__func__, ivar, 1, nullptr, cmp, nullptr, cmp_value);                         \
   }                                                                                                  \
-  int shmem_##N##_test_all(T* ivars, size_t nelems, const int* status, int cmp, T cmp_value) {       \
+  int shmem_##N##_test_all(T* ivars, size_t nelems, const int* status, int cmp, T cmp_value) noexcept {       \
     return test_all<T>(__func__, ivars, nelems, status, cmp, nullptr, cmp_value);                    \
   }                                                                                                  \
-  size_t shmem_##N##_test_any(T* ivars, size_t nelems, const int* status, int cmp, T cmp_value) {    \
+  size_t shmem_##N##_test_any(T* ivars, size_t nelems, const int* status, int cmp, T cmp_value) noexcept {    \
     return test_any<T>(__func__, ivars, nelems, status, cmp, nullptr, cmp_value);                    \
   }                                                                                                  \
   size_t shmem_##N##_test_some(T* ivars, size_t nelems, size_t* indices, const int* status, int cmp, \
-                               T cmp_value) {                                                        \
+                               T cmp_value) noexcept {                                                        \
     return test_some<T>(__func__, ivars, nelems, indices, status, cmp, nullptr, cmp_value);          \
   }                                                                                                  \
-  int shmem_##N##_test_all_vector(T* ivars, size_t nelems, const int* status, int cmp, const T* cmp_values) { \
+  int shmem_##N##_test_all_vector(T* ivars, size_t nelems, const int* status, int cmp, const T* cmp_values) noexcept { \
     return test_all<T>(__func__, ivars, nelems, status, cmp, cmp_values, static_cast<T>(0));                       \
   }                                                                                                  \
-  size_t shmem_##N##_test_any_vector(T* ivars, size_t nelems, const int* status, int cmp, const T* cmp_values) { \
+  size_t shmem_##N##_test_any_vector(T* ivars, size_t nelems, const int* status, int cmp, const T* cmp_values) noexcept { \
     return test_any<T>(__func__, ivars, nelems, status, cmp, cmp_values, static_cast<T>(0));                       \
   }                                                                                                  \
   size_t shmem_##N##_test_some_vector(T* ivars, size_t nelems, size_t* indices, const int* status, int cmp, \
-                                      const T* cmp_values) {                                               \
+                                      const T* cmp_values) noexcept {                                               \
     return test_some<T>(__func__, ivars, nelems, indices, status, cmp, cmp_values, static_cast<T>(0));             \
   }                                                                                                  \
-  void shmem_##N##_wait(T* ivar, T cmp_value) { wait_one(__func__, ivar, SHMEM_CMP_NE, cmp_value); }
+  void shmem_##N##_wait(T* ivar, T cmp_value) noexcept { wait_one(__func__, ivar, SHMEM_CMP_NE, cmp_value); }
 RDSM_SHMEM_SYNC_TYPES(RDSM_DEF_SYNC)
 
-void shmem_wait(long* ivar, long cmp_value) { wait_one(__func__, ivar, SHMEM_CMP_NE, cmp_value); }
+void shmem_wait(long* ivar, long cmp_value) noexcept { wait_one(__func__, ivar, SHMEM_CMP_NE, cmp_value); }
 // The parentheses keep the C11 type-generic macro of the same name from expanding here.
-void(shmem_wait_until)(long* ivar, int cmp, long cmp_value) { wait_one("shmem_wait_until", ivar, cmp, cmp_value); }
+void(shmem_wait_until)(long* ivar, int cmp, long cmp_value) noexcept { wait_one("shmem_wait_until", ivar, cmp, cmp_value); }
 
-uint64_t shmem_signal_fetch(const uint64_t* sig_addr) { return load_acquire(sig_addr); }
+uint64_t shmem_signal_fetch(const uint64_t* sig_addr) noexcept { return load_acquire(sig_addr); }
 
-uint64_t shmem_signal_wait_until(uint64_t* sig_addr, int cmp, uint64_t cmp_value) {
+uint64_t shmem_signal_wait_until(uint64_t* sig_addr, int cmp, uint64_t cmp_value) noexcept {
   wait_one(__func__, sig_addr, cmp, cmp_value);
   return load_acquire(sig_addr);
 }
 
-void shmem_set_lock(long* lock) { lock_set(__func__, lock); }
-void shmem_clear_lock(long* lock) { lock_clear(__func__, lock); }
-int shmem_test_lock(long* lock) { return lock_test(__func__, lock); }
+void shmem_set_lock(long* lock) noexcept { lock_set(__func__, lock); }
+void shmem_clear_lock(long* lock) noexcept { lock_clear(__func__, lock); }
+int shmem_test_lock(long* lock) noexcept { return lock_test(__func__, lock); }
 
 }  // extern "C"

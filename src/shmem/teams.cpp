@@ -39,19 +39,19 @@ shmem_team_t SHMEM_TEAM_WORLD = &g_world_handle;
 shmem_team_t SHMEM_TEAM_SHARED = &g_shared_handle;
 shmem_ctx_t SHMEM_CTX_DEFAULT = &g_default_ctx;
 
-int shmem_team_my_pe(shmem_team_t team) {
+int shmem_team_my_pe(shmem_team_t team) noexcept {
   if (team == SHMEM_TEAM_INVALID) return -1;
   return bind(__func__, team)->g.me;
 }
 
-int shmem_team_n_pes(shmem_team_t team) {
+int shmem_team_n_pes(shmem_team_t team) noexcept {
   if (team == SHMEM_TEAM_INVALID) return -1;
   return bind(__func__, team)->g.size;
 }
 
 // OpenSHMEM 1.6: a mask of 0 performs no action and config may then be NULL; NULL with a nonzero mask is
 // undefined, refused here with a nonzero result rather than a crash.
-int shmem_team_get_config(shmem_team_t team, long config_mask, shmem_team_config_t* config) {
+int shmem_team_get_config(shmem_team_t team, long config_mask, shmem_team_config_t* config) noexcept {
   if (team == SHMEM_TEAM_INVALID) return -1;
   if (config_mask == 0) return 0;
   if (config == nullptr) return -1;
@@ -59,7 +59,7 @@ int shmem_team_get_config(shmem_team_t team, long config_mask, shmem_team_config
   return 0;
 }
 
-int shmem_team_translate_pe(shmem_team_t src_team, int src_pe, shmem_team_t dest_team) {
+int shmem_team_translate_pe(shmem_team_t src_team, int src_pe, shmem_team_t dest_team) noexcept {
   if (src_team == SHMEM_TEAM_INVALID || dest_team == SHMEM_TEAM_INVALID) return -1;
   const group& s = bind(__func__, src_team)->g;
   const group& d = bind(__func__, dest_team)->g;
@@ -68,7 +68,7 @@ int shmem_team_translate_pe(shmem_team_t src_team, int src_pe, shmem_team_t dest
 }
 
 int shmem_team_split_strided(shmem_team_t parent_team, int start, int stride, int size,
-                             const shmem_team_config_t* config, long config_mask, shmem_team_t* new_team) {
+                             const shmem_team_config_t* config, long config_mask, shmem_team_t* new_team) noexcept {
   if (parent_team == SHMEM_TEAM_INVALID) {  // 1.5: no team is created; the other PEs do not wait for this one
     *new_team = SHMEM_TEAM_INVALID;
     return -1;
@@ -82,7 +82,7 @@ int shmem_team_split_strided(shmem_team_t parent_team, int start, int stride, in
 
 int shmem_team_split_2d(shmem_team_t parent_team, int xrange, const shmem_team_config_t* xaxis_config,
                         long xaxis_mask, shmem_team_t* xaxis_team, const shmem_team_config_t* yaxis_config,
-                        long yaxis_mask, shmem_team_t* yaxis_team) {
+                        long yaxis_mask, shmem_team_t* yaxis_team) noexcept {
   if (parent_team == SHMEM_TEAM_INVALID) {  // as for shmem_team_split_strided
     *xaxis_team = *yaxis_team = SHMEM_TEAM_INVALID;
     return -1;
@@ -95,26 +95,26 @@ int shmem_team_split_2d(shmem_team_t parent_team, int xrange, const shmem_team_c
   return ok ? 0 : -1;
 }
 
-void shmem_team_destroy(shmem_team_t team) {
+void shmem_team_destroy(shmem_team_t team) noexcept {
   if (team == SHMEM_TEAM_INVALID || team == SHMEM_TEAM_WORLD || team == SHMEM_TEAM_SHARED) return;
   team_destroy(bind(__func__, team));
   delete team;
 }
 
-void* shmem_team_ptr(shmem_team_t team, const void* dest, int pe) {
+void* shmem_team_ptr(shmem_team_t team, const void* dest, int pe) noexcept {
   if (team == SHMEM_TEAM_INVALID) return nullptr;
   const group& g = bind(__func__, team)->g;
   if (pe < 0 || pe >= g.size) return nullptr;
   return pointer_to(dest, g.pe(pe));
 }
 
-int shmem_team_sync(shmem_team_t team) {
+int shmem_team_sync(shmem_team_t team) noexcept {
   if (team == SHMEM_TEAM_INVALID) return -1;  // no operation, as for the team collectives
   group_sync(__func__, bind(__func__, team)->g);
   return 0;
 }
 
-int shmem_team_create_ctx(shmem_team_t team, long options, shmem_ctx_t* ctx) {
+int shmem_team_create_ctx(shmem_team_t team, long options, shmem_ctx_t* ctx) noexcept {
   if (team == SHMEM_TEAM_INVALID) {
     *ctx = SHMEM_CTX_INVALID;
     return -1;
@@ -131,16 +131,16 @@ int shmem_team_create_ctx(shmem_team_t team, long options, shmem_ctx_t* ctx) {
   return 0;
 }
 
-int shmem_ctx_create(long options, shmem_ctx_t* ctx) { return shmem_team_create_ctx(SHMEM_TEAM_WORLD, options, ctx); }
+int shmem_ctx_create(long options, shmem_ctx_t* ctx) noexcept { return shmem_team_create_ctx(SHMEM_TEAM_WORLD, options, ctx); }
 
-void shmem_ctx_destroy(shmem_ctx_t ctx) {
+void shmem_ctx_destroy(shmem_ctx_t ctx) noexcept {
   if (ctx == SHMEM_CTX_DEFAULT || ctx == SHMEM_CTX_INVALID) return;
   quiet(ctx->stream);  // destroying a context completes its operations
   runtime::get().net().destroy_stream(ctx->stream);
   delete ctx;
 }
 
-int shmem_ctx_get_team(shmem_ctx_t ctx, shmem_team_t* team) {
+int shmem_ctx_get_team(shmem_ctx_t ctx, shmem_team_t* team) noexcept {
   if (team == nullptr) return -1;
   if (ctx == SHMEM_CTX_INVALID) {  // 1.5: the team handle becomes SHMEM_TEAM_INVALID too
     *team = SHMEM_TEAM_INVALID;
@@ -150,11 +150,11 @@ int shmem_ctx_get_team(shmem_ctx_t ctx, shmem_team_t* team) {
   return 0;
 }
 
-void shmem_ctx_fence(shmem_ctx_t ctx) {
+void shmem_ctx_fence(shmem_ctx_t ctx) noexcept {
   RDSM_CTX_INVALID_RETURN(void);
   fence(ctx_stream(ctx));
 }
-void shmem_ctx_quiet(shmem_ctx_t ctx) {
+void shmem_ctx_quiet(shmem_ctx_t ctx) noexcept {
   RDSM_CTX_INVALID_RETURN(void);
   quiet(ctx_stream(ctx));
 }

@@ -8,7 +8,8 @@ templates, expanded over the specification's type tables.
                                            the same for the 1.6 list (tests/api/spec16_functions.txt)
   gen_prototype_test.py --c OUT.c --cxx OUT.cpp
                                            write the prototype tests: one `RET (*volatile p_N)(ARGS) = &name;`
-                                           per routine (a wrong prototype is an incompatible-pointer error,
+                                           per routine, noexcept in C++ (a wrong prototype is an incompatible-
+                                           pointer error, a routine that may throw one in C++,
                                            every reference must link against librdsm), the library constants,
                                            and a call of every C11 generic name (C) / C++ overload (C++) per
                                            type of the specification's tables
@@ -90,13 +91,15 @@ def list_text(routines, version="1.5", flag="--list"):
     return "\n".join(lines) + "\n"
 
 
-def pointer_decls(routines, include_missing):
+def pointer_decls(routines, include_missing, cxx):
+    """In C++ the pointers are noexcept: a routine that could let an exception into C frames does not compile."""
+    spec = " noexcept" if cxx else ""
     out = []
     for i, r in enumerate(routines):
         if r.name in MISSING and not include_missing:
             continue
         ret = r.ret.replace("_Noreturn", "").strip()
-        out.append(f"{ret} (*volatile p_{i})({r.params}) = &{r.name};")
+        out.append(f"{ret} (*volatile p_{i})({r.params}){spec} = &{r.name};")
     return out
 
 
@@ -152,7 +155,7 @@ def generic_calls(generics, cxx):
 
 
 def c_source(routines, include_missing, cxx):
-    ptrs = pointer_decls(routines, include_missing)
+    ptrs = pointer_decls(routines, include_missing, cxx)
     consts = constant_lines(cxx)
     calls, n_calls = generic_calls(GENERICS + ([] if cxx else C11_ONLY_GENERICS), cxx)
     for name, team_args, set_args in TEAM_OR_ACTIVE_SET:

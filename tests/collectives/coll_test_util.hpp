@@ -96,6 +96,21 @@ inline void destroy_team_cases(std::vector<team_case>& cases) {
   cases.clear();
 }
 
+// Destroys a program's team cases after its last test, whatever order the tests ran in (gtest's global
+// tear-down runs on every PE before main's shmem_finalize). Register it at namespace scope:
+//   [[maybe_unused]] const auto* const teardown = testing::AddGlobalTestEnvironment(new team_cases_teardown(teams));
+class team_cases_teardown final : public testing::Environment {
+ public:
+  explicit team_cases_teardown(std::vector<team_case>& (*cases)()) : cases_(cases) {}
+  void TearDown() override {
+    destroy_team_cases(cases_());
+    shmem_barrier_all();
+  }
+
+ private:
+  std::vector<team_case>& (*cases_)();
+};
+
 // Runs body(team_case) on each team this PE belongs to; world barrier between teams (non-members wait).
 template <class F>
 inline void for_each_team(std::vector<team_case>& cases, F&& body) {

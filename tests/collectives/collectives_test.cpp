@@ -37,6 +37,7 @@ std::vector<team_case>& teams() {
   static std::vector<team_case> cases = make_team_cases();
   return cases;
 }
+[[maybe_unused]] const auto* const teams_teardown = testing::AddGlobalTestEnvironment(new team_cases_teardown(teams));
 
 // Message sizes for a team: 0, 1, small, both sides of 64 KiB; the big one only on the world.
 std::vector<size_t> sizes_for(const team_case& c) {
@@ -333,8 +334,3 @@ void typed_collectives(const char* name, bcast_fn<T> bcast, gather_fn<T> collect
   }
 RDSM_SHMEM_RMA_TYPES(RDSM_TYPED_COLL_TEST)
 #undef RDSM_TYPED_COLL_TEST
-
-TEST(Collectives, ZZDestroyTeams) {
-  destroy_team_cases(teams());
-  shmem_barrier_all();
-}

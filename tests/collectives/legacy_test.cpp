@@ -369,7 +369,7 @@ void check_to_all(const char* type, const char* op, to_all_fn<T> fn) {
 
 // After active-set barriers, collectives and reductions (each set with its own pSync), every pSync word
 // is back to SHMEM_SYNC_VALUE.
-TEST(ToAllZZ, PsyncBackToSyncValueAfterEveryCall) {
+TEST(ToAll, PsyncBackToSyncValueAfterEveryCall) {
   reset_psync();
   for (int round = 0; round < 20; ++round)
     for_each_set([&](const active_set& s) {

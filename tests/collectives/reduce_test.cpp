@@ -15,6 +15,7 @@ std::vector<team_case>& teams() {
   static std::vector<team_case> cases = make_team_cases();
   return cases;
 }
+[[maybe_unused]] const auto* const teams_teardown = testing::AddGlobalTestEnvironment(new team_cases_teardown(teams));
 
 constexpr size_t max_elems = 70000;
 
@@ -153,8 +154,3 @@ void check_reduce(const char* type, const char* op, reduce_fn<T> fn) {
 RDSM_SHMEM_REDUCE_BITWISE_TYPES(RDSM_BITWISE_TEST)
 RDSM_SHMEM_REDUCE_MINMAX_TYPES(RDSM_MINMAX_TEST)
 RDSM_SHMEM_REDUCE_ARITH_TYPES(RDSM_ARITH_TEST)
-
-TEST(ReduceZZ, DestroyTeams) {
-  destroy_team_cases(teams());
-  shmem_barrier_all();
-}

@@ -7,6 +7,15 @@
 
 namespace {
 
+// The C entry points of the DSM let no C++ exception into their C callers' frames.
+static_assert(noexcept(rdsm_dsm_alloc(0)) && noexcept(rdsm_dsm_alloc_placed(0, RDSM_DSM_BLOCK, 0)));
+static_assert(noexcept(rdsm_dsm_free(nullptr)) && noexcept(rdsm_dsm_barrier()));
+static_assert(noexcept(rdsm_dsm_lock_create()) && noexcept(rdsm_dsm_lock(nullptr)) && noexcept(rdsm_dsm_unlock(nullptr)));
+static_assert(noexcept(rdsm_dsm_lock_destroy(nullptr)) && noexcept(rdsm_dsm_acquire()) && noexcept(rdsm_dsm_release()));
+static_assert(noexcept(rdsm_dsm_advise(nullptr, 0, RDSM_DSM_READ_ONLY)));
+static_assert(noexcept(rdsm_dsm_touch(nullptr, 0, RDSM_DSM_TOUCH_READ)) && noexcept(rdsm_dsm_stats(nullptr)));
+static_assert(noexcept(rdsm_dsm_home(nullptr)) && noexcept(rdsm_dsm_page_size()));
+
 TEST(DsmCxx, ArrayIsCoherentAfterBarrier) {
   const int me = shmem_my_pe(), n = shmem_n_pes();
   rdsm::dsm::array<int> a(10000, rdsm::dsm::placement::cyclic, rdsm::dsm::page_size());
