@@ -248,6 +248,7 @@ class job final : public rdv::server_listener {
     if (opts_.timeout) timeout_at_ = clock_type::now() + std::chrono::duration_cast<clock_type::duration>(
                                                                 std::chrono::duration<double>(*opts_.timeout));
     loop();
+    server_->flush_notices();
     // Strays: anything a PE left in its process group.
     for (const pe& p : pes_)
       if (p.pid > 0) ::kill(-p.pid, SIGKILL);
@@ -279,6 +280,8 @@ class job final : public rdv::server_listener {
   void on_refused(const std::string& peer, const std::string& why) override {
     std::fprintf(stderr, "rdsmrun: refused a rendezvous connection from %s: %s\n", peer.c_str(), why.c_str());
   }
+
+  void on_warning(const std::string& line) override { std::fprintf(stderr, "rdsmrun: %s\n", line.c_str()); }
 
  private:
   void spawn(int rank, const std::string& program, const std::string& addr, const std::string& secret) {
