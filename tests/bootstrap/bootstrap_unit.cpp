@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
+#include <unistd.h>
 
 #include <chrono>
 #include <limits>
@@ -269,4 +270,36 @@ TEST(tcp, strangers_beyond_the_cap_drop_the_oldest_and_a_pe_still_joins) {
   EXPECT_LE(server.strangers(), 4u);
   server.flush_notices();  // the three drops held back: one line with their count
   EXPECT_EQ(heard.warnings, 1);
+}
+
+TEST(tcp, a_pe_dropped_before_an_answer_connects_again) {
+  auto l = rdv::listen_tcp("127.0.0.1", 0);
+  ASSERT_TRUE(l.ok());
+  rdv::unique_fd listener = l.take();
+  uint16_t port = rdv::local_port(listener.get());
+  std::string err;
+  std::thread pe([&] { err = error_of(tcp_config(port, 1, 2)); });
+  // The first connection is closed without an answer, as a crowded server drops its oldest stranger.
+  pollfd p{listener.get(), POLLIN, 0};
+  ASSERT_EQ(::poll(&p, 1, 5000), 1);
+  int fd = ::accept(listener.get(), nullptr, nullptr);
+  ASSERT_GE(fd, 0);
+  ::close(fd);
+  listener.reset();
+  rdv::server_options o;
+  o.size = 2;
+  o.secret = "0123456789abcdef";
+  auto srv = rdv::server::create("127.0.0.1", port, o, nullptr);
+  ASSERT_TRUE(srv.ok()) << srv.error().message();
+  auto& server = *srv.value();
+  auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+  while (!server.connected_ever(1) && std::chrono::steady_clock::now() < deadline) {
+    std::vector<pollfd> fds;
+    size_t n = server.add_pollfds(fds);
+    ::poll(fds.data(), fds.size(), 10);
+    server.process(fds.data(), n);
+  }
+  pe.join();
+  EXPECT_TRUE(server.connected_ever(1));
+  EXPECT_EQ(err, "(no error)");
 }
