@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
+#include <unistd.h>
 
 #include <chrono>
 #include <limits>
@@ -197,4 +198,108 @@ TEST(tcp, three_pes_in_threads) {
     });
   for (auto& t : pes) t.join();
   for (int r = 0; r < n; ++r) EXPECT_EQ(errors[static_cast<size_t>(r)], "") << "PE " << r;
+}
+
+TEST(rate_limiter, a_burst_then_one_count_per_interval) {
+  using namespace std::chrono_literals;
+  rdv::rate_limiter lim(2, 100ms);
+  auto t = std::chrono::steady_clock::now();
+  EXPECT_TRUE(lim.admit(t));
+  EXPECT_TRUE(lim.admit(t));
+  EXPECT_FALSE(lim.admit(t));
+  EXPECT_FALSE(lim.admit(t + 10ms));
+  EXPECT_EQ(lim.due(t + 50ms), 0u);  // the interval has not passed
+  ASSERT_TRUE(lim.deadline().has_value());
+  EXPECT_EQ(lim.due(t + 100ms), 2u);
+  EXPECT_FALSE(lim.deadline().has_value());
+  EXPECT_FALSE(lim.admit(t + 120ms));  // the flood goes on: only counted
+  EXPECT_EQ(lim.due(t + 150ms), 0u);
+  EXPECT_EQ(lim.due(t + 200ms), 1u);
+  EXPECT_TRUE(lim.admit(t + 400ms));  // after a quiet interval, a new burst
+  EXPECT_EQ(lim.take(), 0u);
+}
+
+namespace {
+struct counting_listener : rdv::server_listener {
+  int refused = 0, warnings = 0;
+  void on_refused(const std::string&, const std::string&) override { ++refused; }
+  void on_warning(const std::string&) override { ++warnings; }
+};
+}  // namespace
+
+TEST(tcp, strangers_beyond_the_cap_drop_the_oldest_and_a_pe_still_joins) {
+  rdv::server_options o;
+  o.size = 2;
+  o.secret = "0123456789abcdef";
+  o.max_strangers = 4;
+  counting_listener heard;
+  auto srv = rdv::server::create("127.0.0.1", 0, o, &heard);
+  ASSERT_TRUE(srv.ok());
+  auto& server = *srv.value();
+  auto pump = [&](int ms) {
+    auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(ms);
+    while (std::chrono::steady_clock::now() < until) {
+      std::vector<pollfd> fds;
+      size_t n = server.add_pollfds(fds);
+      ::poll(fds.data(), fds.size(), 10);
+      server.process(fds.data(), n);
+    }
+  };
+  std::vector<rdv::unique_fd> strangers;
+  for (int i = 0; i < 12; ++i) {
+    auto fd = rdv::connect_tcp("127.0.0.1", server.port(), 5);
+    ASSERT_TRUE(fd.ok());
+    strangers.push_back(fd.take());
+    pump(5);  // accepted in order
+  }
+  pump(50);
+  EXPECT_EQ(server.strangers(), 4u);
+  // The oldest were closed; the newest are still open.
+  char b;
+  EXPECT_EQ(::recv(strangers.front().get(), &b, 1, MSG_DONTWAIT), 0);
+  EXPECT_LT(::recv(strangers.back().get(), &b, 1, MSG_DONTWAIT), 0);
+  EXPECT_EQ(heard.refused, 5);  // a burst of lines in full, the rest counted
+  std::string err;
+  std::thread pe([&] { err = error_of(tcp_config(server.port(), 1, 2)); });
+  auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+  while (!server.connected_ever(1) && std::chrono::steady_clock::now() < deadline) pump(10);
+  EXPECT_TRUE(server.connected_ever(1));
+  pump(50);
+  pe.join();
+  EXPECT_EQ(err, "(no error)");
+  EXPECT_LE(server.strangers(), 4u);
+  server.flush_notices();  // the three drops held back: one line with their count
+  EXPECT_EQ(heard.warnings, 1);
+}
+
+TEST(tcp, a_pe_dropped_before_an_answer_connects_again) {
+  auto l = rdv::listen_tcp("127.0.0.1", 0);
+  ASSERT_TRUE(l.ok());
+  rdv::unique_fd listener = l.take();
+  uint16_t port = rdv::local_port(listener.get());
+  std::string err;
+  std::thread pe([&] { err = error_of(tcp_config(port, 1, 2)); });
+  // The first connection is closed without an answer, as a crowded server drops its oldest stranger.
+  pollfd p{listener.get(), POLLIN, 0};
+  ASSERT_EQ(::poll(&p, 1, 5000), 1);
+  int fd = ::accept(listener.get(), nullptr, nullptr);
+  ASSERT_GE(fd, 0);
+  ::close(fd);
+  listener.reset();
+  rdv::server_options o;
+  o.size = 2;
+  o.secret = "0123456789abcdef";
+  auto srv = rdv::server::create("127.0.0.1", port, o, nullptr);
+  ASSERT_TRUE(srv.ok()) << srv.error().message();
+  auto& server = *srv.value();
+  auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+  while (!server.connected_ever(1) && std::chrono::steady_clock::now() < deadline) {
+    std::vector<pollfd> fds;
+    size_t n = server.add_pollfds(fds);
+    ::poll(fds.data(), fds.size(), 10);
+    server.process(fds.data(), n);
+  }
+  pe.join();
+  EXPECT_TRUE(server.connected_ever(1));
+  EXPECT_EQ(err, "(no error)");
 }

@@ -45,7 +45,8 @@ constexpr const char* usage =
     "failed (128+signal when killed), the code given to shmem_global_exit, 124 on --timeout, 128+signal\n"
     "when rdsmrun itself is interrupted (SIGINT, SIGTERM, SIGHUP, SIGQUIT are passed on to the PEs). When one\n"
     "PE fails, every other PE is ended within 2 s. The job's shared memory files live in a directory of its own\n"
-    "(in RDSM_SHM_DIR, default /dev/shm), removed when the job ends.\n";
+    "(in RDSM_SHM_DIR, default /dev/shm), removed when the job ends. The PEs' network traffic stays on loopback\n"
+    "(UCX_NET_DEVICES=lo) unless UCX_NET_DEVICES is set.\n";
 
 [[noreturn]] void die(int code, const std::string& msg) {
   std::fprintf(stderr, "rdsmrun: %s\n", msg.c_str());
@@ -221,6 +222,10 @@ class job final : public rdv::server_listener {
     // SIGHUP passed on to the PEs must end them: UCX's library catches it at load to turn on debug output
     // (UCX_DEBUG_SIGNO, SIGHUP by default), unless told not to. A value the user set is kept.
     ::setenv("UCX_DEBUG_SIGNO", "0", 0);
+    // Every PE runs on this host: shared memory carries their data and tcp over loopback their peer-failure
+    // detection, so UCX needs no other network device, and without this each PE would listen on every
+    // interface of the host. A UCX_NET_DEVICES the user set is kept (`all` is UCX's own default).
+    ::setenv("UCX_NET_DEVICES", "lo", 0);
     sigset_t mask;
     sigemptyset(&mask);
     sigaddset(&mask, SIGCHLD);
@@ -248,6 +253,7 @@ class job final : public rdv::server_listener {
     if (opts_.timeout) timeout_at_ = clock_type::now() + std::chrono::duration_cast<clock_type::duration>(
                                                                 std::chrono::duration<double>(*opts_.timeout));
     loop();
+    server_->flush_notices();
     // Strays: anything a PE left in its process group.
     for (const pe& p : pes_)
       if (p.pid > 0) ::kill(-p.pid, SIGKILL);
@@ -279,6 +285,8 @@ class job final : public rdv::server_listener {
   void on_refused(const std::string& peer, const std::string& why) override {
     std::fprintf(stderr, "rdsmrun: refused a rendezvous connection from %s: %s\n", peer.c_str(), why.c_str());
   }
+
+  void on_warning(const std::string& line) override { std::fprintf(stderr, "rdsmrun: %s\n", line.c_str()); }
 
  private:
   void spawn(int rank, const std::string& program, const std::string& addr, const std::string& secret) {

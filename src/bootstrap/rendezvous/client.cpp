@@ -2,8 +2,11 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
+#include <cerrno>
 #include <chrono>
+#include <cmath>
 #include <condition_variable>
 #include <cstring>
 #include <mutex>
@@ -30,26 +33,44 @@ class rendezvous_bootstrap final : public bootstrap {
 
   ~rendezvous_bootstrap() override { disconnect(); }
 
+  /// Connects and presents the hello. A connection closed before any answer is tried again until the
+  /// timeout: the server drops the oldest unauthenticated connections when strangers crowd it.
   status connect(const std::string& host, uint16_t port, const std::string& secret, double timeout_s) {
-    auto fd = connect_tcp(host, port, timeout_s);
-    if (!fd.ok()) return fd.error();
-    fd_ = fd.take();
-    if (!send_all(fd_.get(), encode(msg_type::hello, hello_payload(rank_, size_, secret))))
-      return status::error(format("cannot send to the rendezvous at RDSM_BOOT_ADDR=%s: %s", addr_.c_str(),
-                                  std::strerror(errno)));
-    timeval tv{static_cast<time_t>(timeout_s), 0};
-    setsockopt(fd_.get(), SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+    using clock = std::chrono::steady_clock;
+    const auto deadline = clock::now() + std::chrono::duration_cast<clock::duration>(
+                                             std::chrono::duration<double>(timeout_s));
     message m;
-    int err = 0;
-    if (!recv_message(fd_.get(), m, max_hello_payload, err))
-      return status::error(format("the rendezvous at RDSM_BOOT_ADDR=%s did not answer PE %d's hello (%s)",
-                                  addr_.c_str(), rank_, err != 0 ? std::strerror(err) : "connection closed"));
+    for (bool first = true;; first = false) {
+      double left = first ? timeout_s : std::max(0.1, std::chrono::duration<double>(deadline - clock::now()).count());
+      auto fd = connect_tcp(host, port, left);
+      if (!fd.ok()) return fd.error();
+      fd_ = fd.take();
+      int err = 0;
+      bool sent = send_all(fd_.get(), encode(msg_type::hello, hello_payload(rank_, size_, secret)));
+      if (!sent) err = errno;
+      if (sent) {
+        timeval tv{static_cast<time_t>(left), static_cast<suseconds_t>((left - std::floor(left)) * 1e6)};
+        setsockopt(fd_.get(), SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+        if (recv_message(fd_.get(), m, max_hello_payload, err)) break;
+      }
+      bool dropped = err == 0 || err == ECONNRESET || err == EPIPE;
+      if (!dropped || clock::now() + std::chrono::milliseconds(100) >= deadline) {
+        if (!sent)
+          return status::error(format("cannot send to the rendezvous at RDSM_BOOT_ADDR=%s: %s", addr_.c_str(),
+                                      std::strerror(err)));
+        return status::error(format("the rendezvous at RDSM_BOOT_ADDR=%s did not answer PE %d's hello (%s)",
+                                    addr_.c_str(), rank_, err != 0 ? std::strerror(err) : "connection closed"));
+      }
+      RDSM_LOG_DEBUG("boot", "PE %d: the rendezvous closed the connection before answering; trying again", rank_);
+      fd_.reset();
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    }
     if (m.type == msg_type::refuse)
       return status::error(format("the rendezvous at RDSM_BOOT_ADDR=%s refused PE %d: %s; check RDSM_JOB_SECRET, "
                                   "RDSM_RANK and RDSM_SIZE", addr_.c_str(), rank_, m.payload.c_str()));
     if (m.type != msg_type::welcome)
       return status::error(format("unexpected answer from the rendezvous at RDSM_BOOT_ADDR=%s", addr_.c_str()));
-    tv = timeval{0, 0};
+    timeval tv{0, 0};
     setsockopt(fd_.get(), SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
     reader_ = std::thread([this] { read_loop(); });
     return {};

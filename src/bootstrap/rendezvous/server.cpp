@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -32,6 +33,36 @@ void server_listener::on_refused(const std::string& peer, const std::string& why
   RDSM_LOG_WARN("boot", "refused a rendezvous connection from %s: %s", peer.c_str(), why.c_str());
 }
 
+void server_listener::on_warning(const std::string& line) { RDSM_LOG_WARN("boot", "%s", line.c_str()); }
+
+bool rate_limiter::admit(clock::time_point now) {
+  if (suppressed_ == 0 && now - start_ >= interval_) {  // a quiet interval passed: a new burst is allowed
+    start_ = now;
+    shown_ = 0;
+  }
+  if (shown_ < burst_) {
+    ++shown_;
+    return true;
+  }
+  ++suppressed_;
+  return false;
+}
+
+uint64_t rate_limiter::due(clock::time_point now) {
+  if (suppressed_ == 0 || now - start_ < interval_) return 0;
+  // The count is reported; while the flood goes on, the next interval again reports only its count.
+  start_ = now;
+  shown_ = burst_;
+  return std::exchange(suppressed_, 0);
+}
+
+uint64_t rate_limiter::take() { return std::exchange(suppressed_, 0); }
+
+std::optional<rate_limiter::clock::time_point> rate_limiter::deadline() const {
+  if (suppressed_ == 0) return std::nullopt;
+  return start_ + interval_;
+}
+
 result<std::unique_ptr<server>> server::create(const std::string& host, uint16_t port, server_options opts,
                                                server_listener* listener) {
   auto fd = listen_tcp(host, port);
@@ -51,13 +82,16 @@ server::server(unique_fd listen_fd, server_options opts, server_listener* listen
   parts_.assign(n, {});
   have_.assign(n, false);
   created_ = clock::now();
+  max_strangers_ = static_cast<size_t>(opts_.max_strangers > 0 ? opts_.max_strangers : opts_.size + 64);
+  reserve_fd_ = unique_fd(::open("/dev/null", O_RDONLY | O_CLOEXEC));
 }
 
 server::~server() = default;
 
 size_t server::add_pollfds(std::vector<pollfd>& fds) {
   polled_.clear();
-  fds.push_back({listen_fd_.get(), POLLIN, 0});
+  bool paused = listen_paused_until_ && clock::now() < *listen_paused_until_;
+  fds.push_back({listen_fd_.get(), static_cast<short>(paused ? 0 : POLLIN), 0});
   for (auto& c : conns_) {
     short events = c->closing ? 0 : POLLIN;
     if (!c->out.empty()) events |= POLLOUT;
@@ -76,12 +110,15 @@ int server::poll_timeout_ms() const {
     auto t = created_ + std::chrono::milliseconds(opts_.join_timeout_ms);
     if (!next || t < *next) next = t;
   }
+  for (auto t : {listen_paused_until_, refusals_.deadline(), accept_errors_.deadline()})
+    if (t && (!next || *t < *next)) next = t;
   if (!next) return -1;
   auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(*next - now).count();
   return static_cast<int>(std::clamp<long long>(ms + 1, 0, 60000));
 }
 
 void server::process(const pollfd* fds, size_t n) {
+  if (listen_paused_until_ && clock::now() >= *listen_paused_until_) listen_paused_until_.reset();
   if (n > 0 && (fds[0].revents & POLLIN)) accept_all();
   for (size_t i = 1; i < n && i - 1 < polled_.size(); ++i) {
     conn& c = *polled_[i - 1];
@@ -90,6 +127,7 @@ void server::process(const pollfd* fds, size_t n) {
     if (!c.dead && !c.out.empty()) flush(c);
   }
   expire();
+  report_suppressed(false);
   // Writes queued to connections other than the one being handled (round results, broadcasts).
   for (auto& c : conns_)
     if (!c->dead && !c->out.empty()) flush(*c);
@@ -98,23 +136,108 @@ void server::process(const pollfd* fds, size_t n) {
 }
 
 void server::accept_all() {
-  for (;;) {
+  // Bounded per wake-up so that a stream of connections cannot starve the PEs' traffic.
+  for (int i = 0; i < 1024; ++i) {
     int fd = ::accept4(listen_fd_.get(), nullptr, nullptr, SOCK_NONBLOCK | SOCK_CLOEXEC);
     if (fd < 0) {
-      if (errno == EINTR) continue;
-      if (errno != EAGAIN && errno != EWOULDBLOCK && errno != ECONNABORTED)
-        RDSM_LOG_WARN("boot", "rendezvous accept failed: %s", std::strerror(errno));
+      int err = errno;
+      if (err == EINTR || err == ECONNABORTED) continue;
+      if (err == EAGAIN || err == EWOULDBLOCK) return;
+      if (err == EMFILE || err == ENFILE || err == ENOBUFS || err == ENOMEM) {
+        if (make_room(err)) continue;
+        return;
+      }
+      // Anything else: say so (rate-limited) and let the listener rest rather than poll it in a tight loop.
+      if (accept_errors_.admit(clock::now()))
+        listener_->on_warning(format("rendezvous accept failed: %s", std::strerror(err)));
+      last_accept_error_ = std::strerror(err);
+      listen_paused_until_ = clock::now() + std::chrono::milliseconds(100);
       return;
     }
     int one = 1;
     setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+    if (strangers_.size() >= max_strangers_)
+      drop_oldest_stranger(format("dropped as the oldest of more than %zu unauthenticated connections",
+                                  max_strangers_));
     auto c = std::make_unique<conn>();
     c->fd = unique_fd(fd);
     c->peer = peer_name(fd);
     c->hello_deadline = clock::now() + std::chrono::milliseconds(opts_.hello_timeout_ms);
+    conn& added = *c;
     conns_.push_back(std::move(c));
+    strangers_.push_back(&added);
+    // A PE sends its hello right after connecting: it is often here already, and once read the connection
+    // is no longer a stranger that a crowd arriving behind it could push out.
+    read_from(added);
   }
 }
+
+bool server::make_room(int err) {
+  auto now = clock::now();
+  if (accept_errors_.admit(now)) {
+    rlimit rl{};
+    std::string limit = ::getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY
+                            ? format(" (descriptor limit %llu)", static_cast<unsigned long long>(rl.rlim_cur))
+                            : std::string();
+    listener_->on_warning(format("rendezvous cannot accept a connection: %s%s; unauthenticated connections are "
+                                 "dropped, oldest first; raise the limit (ulimit -n) if the job needs more",
+                                 std::strerror(err), limit.c_str()));
+  }
+  last_accept_error_ = std::strerror(err);
+  if (!strangers_.empty()) {
+    drop_oldest_stranger(format("unauthenticated, dropped to make room: %s", std::strerror(err)));
+    return true;
+  }
+  // Nothing of ours to drop: take the pending connection with the reserve descriptor and close it.
+  if (reserve_fd_) {
+    reserve_fd_.reset();
+    int fd = ::accept4(listen_fd_.get(), nullptr, nullptr, SOCK_CLOEXEC);
+    std::string peer = fd >= 0 ? peer_name(fd) : std::string();
+    if (fd >= 0) ::close(fd);
+    reserve_fd_ = unique_fd(::open("/dev/null", O_RDONLY | O_CLOEXEC));
+    if (fd >= 0) report_refusal(peer, format("unauthenticated, closed at once: %s", std::strerror(err)));
+    if (fd >= 0 && reserve_fd_) return true;
+  }
+  // Not even that: pause the listener briefly; the queue waits in the kernel meanwhile.
+  listen_paused_until_ = now + std::chrono::milliseconds(100);
+  return false;
+}
+
+void server::drop_oldest_stranger(const std::string& why) {
+  if (strangers_.empty()) return;
+  conn* c = strangers_.front();
+  report_refusal(c->peer, why);
+  close_conn(*c);  // also takes it off strangers_
+}
+
+void server::forget_stranger(conn& c) {
+  auto it = std::find(strangers_.begin(), strangers_.end(), &c);
+  if (it != strangers_.end()) strangers_.erase(it);
+}
+
+void server::report_refusal(const std::string& peer, const std::string& why) {
+  if (refusals_.admit(clock::now())) {
+    listener_->on_refused(peer, why);
+  } else {
+    last_refused_ = peer + ": " + why;
+  }
+}
+
+void server::report_suppressed(bool all) {
+  auto now = clock::now();
+  uint64_t n = all ? refusals_.take() : refusals_.due(now);
+  if (n > 0)
+    listener_->on_warning(format("refused or dropped %llu more rendezvous connections in the last %d s (the latest "
+                                 "from %s)",
+                                 static_cast<unsigned long long>(n), refusals_.interval_s(), last_refused_.c_str()));
+  n = all ? accept_errors_.take() : accept_errors_.due(now);
+  if (n > 0)
+    listener_->on_warning(format("rendezvous accept failed %llu more times in the last %d s (%s)",
+                                 static_cast<unsigned long long>(n), accept_errors_.interval_s(),
+                                 last_accept_error_.c_str()));
+}
+
+void server::flush_notices() { report_suppressed(true); }
 
 void server::read_from(conn& c) {
   char buf[65536];
@@ -189,6 +312,7 @@ void server::handle_hello(conn& c, const message& m) {
   if (by_rank_[r] != nullptr || connected_ever_[r])
     return refuse(c, format("RDSM_RANK=%u has already joined this job; every PE needs its own rank", h.rank));
   c.rank = static_cast<int>(h.rank);
+  forget_stranger(c);
   by_rank_[r] = &c;
   connected_ever_[r] = true;
   joined_ = std::all_of(connected_ever_.begin(), connected_ever_.end(), [](bool b) { return b; });
@@ -246,7 +370,7 @@ void server::handle_abort(int rank, int code, const std::string& text) {
 }
 
 void server::refuse(conn& c, const std::string& why) {
-  listener_->on_refused(c.peer, why);
+  report_refusal(c.peer, why);
   queue(c, msg_type::refuse, why);
   c.closing = true;
   c.in.clear();
@@ -257,7 +381,10 @@ void server::close_conn(conn& c) {
   if (c.dead) return;
   c.dead = true;
   c.fd.reset();
-  if (c.rank < 0) return;
+  if (c.rank < 0) {
+    forget_stranger(c);
+    return;
+  }
   auto rank = static_cast<size_t>(c.rank);
   by_rank_[rank] = nullptr;
   if (finalized_[rank] || ending_) return;
@@ -312,7 +439,7 @@ void server::expire() {
   auto now = clock::now();
   for (auto& c : conns_)
     if (!c->dead && c->rank < 0 && !c->closing && now >= c->hello_deadline) {
-      listener_->on_refused(c->peer, "no hello within the time limit");
+      report_refusal(c->peer, "no hello within the time limit");
       close_conn(*c);
     }
   if (opts_.join_timeout_ms > 0 && !joined_ && !ending_ &&
@@ -349,6 +476,10 @@ result<std::unique_ptr<server_thread>> server_thread::start(const std::string& h
 }
 
 void server_thread::run() {
+  struct notices_at_end {
+    server& s;
+    ~notices_at_end() { s.flush_notices(); }
+  } at_end{*server_};
   std::optional<clock::time_point> finalized_at;
   for (;;) {
     std::vector<pollfd> fds{{wake_read_.get(), POLLIN, 0}};

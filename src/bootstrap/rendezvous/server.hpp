@@ -6,7 +6,9 @@
 #include <atomic>
 #include <chrono>
 #include <cstdint>
+#include <deque>
 #include <memory>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
@@ -26,6 +28,33 @@ struct server_options {
   int hello_timeout_ms = 10000;
   /// When > 0, every rank must have connected within this time of create() or the job is aborted.
   int join_timeout_ms = 0;
+  /// At most this many connections without an accepted hello are kept; beyond it the oldest is dropped, so a
+  /// crowd of strangers cannot keep a PE out or use up the process's descriptors. 0 means size + 64.
+  int max_strangers = 0;
+};
+
+/// Lets a burst of events be reported in full, then counts the rest and reports them as one line per
+/// interval, so that a flood of refused connections cannot flood the log.
+class rate_limiter {
+ public:
+  using clock = std::chrono::steady_clock;
+  rate_limiter(int burst, std::chrono::milliseconds interval) : burst_(burst), interval_(interval) {}
+  /// True when this event may be reported in full; otherwise it is counted.
+  bool admit(clock::time_point now);
+  /// The number of events counted, once the interval they fell in has passed (a new one starts); else 0.
+  uint64_t due(clock::time_point now);
+  /// The count so far, whether or not the interval has passed (for a last report); resets it.
+  uint64_t take();
+  /// When due() will next report a count; none when nothing is counted.
+  std::optional<clock::time_point> deadline() const;
+  int interval_s() const { return static_cast<int>((interval_.count() + 999) / 1000); }
+
+ private:
+  int burst_;
+  std::chrono::milliseconds interval_;
+  clock::time_point start_{};
+  int shown_ = 0;
+  uint64_t suppressed_ = 0;
 };
 
 /// What the owner of a server hears about. Called from within server::process().
@@ -38,8 +67,12 @@ class server_listener {
   virtual void on_abort(int /*rank*/, int /*code*/, const std::string& /*message*/) {}
   /// The connection of `rank` closed before it finalized.
   virtual void on_lost(int /*rank*/) {}
-  /// A connection was refused (wrong secret, bad hello, duplicate rank...). Logs one line by default.
+  /// A connection was refused or dropped (wrong secret, bad hello, duplicate rank, no hello in time, too many
+  /// strangers...). Logs one line by default. Rate-limited: beyond a few per interval, on_warning() reports
+  /// how many more there were.
   virtual void on_refused(const std::string& peer, const std::string& why);
+  /// Anything else worth one line (rate-limited counts, running out of descriptors). Logs it by default.
+  virtual void on_warning(const std::string& line);
 };
 
 /// Single-threaded, poll()-driven. The owner appends the server's descriptors to its own poll set with
@@ -69,11 +102,20 @@ class server {
   bool all_done() const;
   /// Waits (bounded) until every queued byte is written or the connection fails.
   void flush_blocking(int timeout_ms);
+  /// Reports what the rate limits still hold back (call once, before the server is destroyed).
+  void flush_notices();
+  /// Connections that have not (yet) sent an accepted hello.
+  size_t strangers() const { return strangers_.size(); }
 
  private:
   struct conn;
   server(unique_fd listen_fd, server_options opts, server_listener* listener);
   void accept_all();
+  bool make_room(int err);
+  void drop_oldest_stranger(const std::string& why);
+  void forget_stranger(conn& c);
+  void report_refusal(const std::string& peer, const std::string& why);
+  void report_suppressed(bool all);
   void read_from(conn& c);
   void handle(conn& c, message& m);
   void handle_hello(conn& c, const message& m);
@@ -92,6 +134,16 @@ class server {
   std::vector<std::unique_ptr<conn>> conns_;
   std::vector<conn*> polled_;  // conns in the order add_pollfds() listed them
   std::vector<conn*> by_rank_;
+  std::deque<conn*> strangers_;  // live connections without an accepted hello, oldest first
+  size_t max_strangers_ = 0;
+  // Kept open so that, out of descriptors with no stranger to drop, one pending connection can still be
+  // taken off the queue and closed instead of leaving poll() to wake at once, again and again.
+  unique_fd reserve_fd_;
+  std::optional<std::chrono::steady_clock::time_point> listen_paused_until_;
+  rate_limiter refusals_{5, std::chrono::seconds(5)};
+  rate_limiter accept_errors_{1, std::chrono::seconds(5)};
+  std::string last_refused_;  // "peer: why" of the latest refusal held back
+  std::string last_accept_error_;
   std::vector<bool> connected_ever_, finalized_;
   std::chrono::steady_clock::time_point created_;
   bool joined_ = false;
