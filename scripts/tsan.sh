@@ -22,6 +22,9 @@ printf '%s\n' called_from_lib:libucs.so.0 called_from_lib:libuct.so.0 called_fro
   mutex:pthread_spin_unlock mutex:_dl_call_fini >"$supp"
 # UCX's memory hooks (ucm) intercept madvise in exiting threads, where TSan cannot take locks.
 export UCX_MEM_EVENTS=no
+# TSan keeps its shadow memory where the DSM's default view lies (0x200000000000): the view goes to an
+# address TSan leaves to the program (below 512 GiB), the same in every PE.
+export RDSM_DSM_BASE=${RDSM_DSM_BASE:-0x4000000000}
 # The DSM's fault handler runs in a SIGSEGV handler by design (it resolves the fault and returns): TSan's
 # check for async-signal-unsafe calls in handlers does not apply to a synchronous fault on the thread itself.
 export TSAN_OPTIONS="suppressions=$supp halt_on_error=1 exitcode=66 report_signal_unsafe=0"

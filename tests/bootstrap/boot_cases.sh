@@ -29,16 +29,7 @@ check_no_leftovers() {
   done
 }
 
-# expect RC MAX_SECONDS -- command...: runs it, output in $work/job.out / job.err.
-expect() {
-  local want=$1 max=$2; shift 3
-  local t0=$SECONDS
-  "$@" >"$work/job.out" 2>"$work/job.err"
-  local rc=$?
-  local took=$((SECONDS - t0))
-  [[ $rc == "$want" ]] || fail "'$*' exited $rc, expected $want"
-  (( took <= max )) || fail "'$*' took ${took}s, expected at most ${max}s"
-}
+source "$(dirname "$0")/../support/expect_job.sh"
 err_has() { grep -qE -- "$1" "$work/job.err" || fail "stderr lacks /$1/"; }
 out_has() { grep -qE -- "$1" "$work/job.out" || fail "stdout lacks /$1/"; }
 count_pids() { ls "$BOOT_PE_PIDDIR" | wc -l; }

@@ -25,16 +25,7 @@ fail() {
   exit 1
 }
 
-# expect RC MAX_SECONDS -- command...: runs it, output in $work/job.out / job.err.
-expect() {
-  local want=$1 max=$2; shift 3
-  local t0=$SECONDS
-  "$@" >"$work/job.out" 2>"$work/job.err"
-  local rc=$?
-  local took=$((SECONDS - t0))
-  [[ $rc == "$want" ]] || fail "'$*' exited $rc, expected $want"
-  ((took <= max)) || fail "'$*' took ${took}s, expected at most ${max}s"
-}
+source "$(dirname "$0")/../support/expect_job.sh"
 # The job's stderr is exactly one line, matching REGEX.
 one_line() {
   local lines; lines=$(wc -l <"$work/job.err")
