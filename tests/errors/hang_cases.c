@@ -1,0 +1,45 @@
+/* Stuck jobs, one per argv[1], for the hang reports and the finalize mismatch check (tests/errors/watch.sh). */
+#include <shmem.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+static long flag;
+static long source[4], dest[4];
+
+int main(int argc, char **argv) {
+  const char *mode = argc > 1 ? argv[1] : "";
+  shmem_init();
+  const int me = shmem_my_pe();
+  shmem_barrier_all();
+  if (me == 0) {
+    printf("ready\n");
+    fflush(stdout);
+  }
+  if (strcmp(mode, "wait_forever") == 0) {
+    /* PE 1 waits for a value nobody sets; PE 0 waits for PE 1 in a barrier. */
+    if (me == 1) shmem_long_wait_until(&flag, SHMEM_CMP_EQ, 42);
+    shmem_barrier_all();
+  } else if (strcmp(mode, "stopped") == 0) {
+    /* PE 0 stops itself; the others wait for it in a barrier. */
+    if (me == 0) raise(SIGSTOP);
+    shmem_barrier_all();
+  } else if (strcmp(mode, "finalize_barrier") == 0) {
+    /* PE 0 finalizes while PE 1 makes one more barrier: the calls do not match. */
+    if (me == 1) shmem_barrier_all();
+  } else if (strcmp(mode, "finalize_broadcast") == 0) {
+    /* PE 0 finalizes while PE 1 waits for PE 0's data in a broadcast. */
+    if (me == 1) shmem_broadcast(SHMEM_TEAM_WORLD, dest, source, 4, 0);
+  } else if (strcmp(mode, "finalize_matched") == 0) {
+    /* A correct program whose PEs reach finalize far apart: no error. PE 1 waits in a barrier and a
+       broadcast while PE 0 is still busy, then PE 0 waits in finalize while PE 1 is busy. */
+    if (me == 0) usleep(300000);
+    shmem_barrier_all();
+    if (me == 0) usleep(300000);
+    shmem_broadcast(SHMEM_TEAM_WORLD, dest, source, 4, 0);
+    if (me == 1) usleep(1500000); /* longer than the mismatch check's grace */
+  }
+  shmem_finalize();
+  return 0;
+}
