@@ -216,7 +216,7 @@ void runtime::stop() {
   // Reports name finalize as what this PE waits in; peers learn that it finalizes before any of its
   // collectives, so one waiting in another collective ends the job instead of hanging.
   static const wait_on finalize_wait{.call = "shmem_finalize"};
-  wait_scope scope(finalize_wait);
+  wait_scope scope(finalize_wait, /*timed=*/true);
   watch_finalize_begin();
   for (auto it = finalizers_.rbegin(); it != finalizers_.rend(); ++it) (*it)();
   finalizers_.clear();

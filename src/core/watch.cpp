@@ -8,8 +8,9 @@
 // Finalize: a PE entering shmem_finalize stores, in every peer's sync region, the number of world barriers
 // it has done (plus one). A peer in a world barrier of a higher number is in a barrier that the finalizing PE
 // joins only from finalize's own barrier: the calls do not match. Other collectives cannot be matched that
-// precisely; a wait that still sees a finalizing member of its group a second later is a mismatch too (a
-// member that lags behind a finished collective gets what it waits for at once: it was sent already).
+// precisely: a wait for one PE that is finalizing, or for any member when every other member is, and that
+// still does so a second later, is a mismatch too (a member that lags behind a collective the finalizing PE
+// finished gets what it waits for at once: it was sent already).
 #include "core/watch.hpp"
 
 #include <signal.h>
@@ -169,12 +170,20 @@ void describe(line& l, const wait_scope& inner, uint64_t now) {
   const wait_scope* outer = &inner;
   while (outer->outer() != nullptr) outer = outer->outer();
   const wait_on& w = inner.on();
-  l.add("rdsm: PE ").dec(static_cast<uint64_t>(g_my_pe)).add(" has waited ");
-  l.seconds(now > inner.since_ns() ? now - inner.since_ns() : 0).add(" s in ").add(outer->on().call).add(" (");
-  if (outer != &inner && std::strcmp(outer->on().call, w.call) != 0) l.add(w.call).add(": ");
+  l.add("rdsm: PE ").dec(static_cast<uint64_t>(g_my_pe));
+  const uint64_t since = inner.since_ns();  // 0 until the wait's first tick
+  if (since != 0) l.add(" has waited ").seconds(now > since ? now - since : 0).add(" s in ");
+  else l.add(" waits in ");
+  l.add(outer->on().call);
+  const bool nested = outer != &inner && std::strcmp(outer->on().call, w.call) != 0;
   bool first = true;
   auto sep = [&] {
-    if (!first) l.add(", ");
+    if (first) {
+      l.add(" (");
+      if (nested) l.add(w.call).add(": ");
+    } else {
+      l.add(", ");
+    }
     first = false;
   };
   if (w.g != nullptr) {
@@ -197,7 +206,7 @@ void describe(line& l, const wait_scope& inner, uint64_t now) {
     sep();
     l.add("waiting for other members");
   }
-  l.add(")");
+  if (!first) l.add(")");
 }
 
 void on_sigusr1(int) {
@@ -239,23 +248,42 @@ void check_group(uint64_t& first_seen, const wait_on& w, const char* call, uint6
       g_self_finalizing.load(std::memory_order_relaxed))
     return;
   const group& g = *w.g;
-  for (int i = 0; i < g.size; ++i) {
-    const int pe = g.pe(i);
-    const uint64_t mark = pe == g_my_pe ? 0 : finalize_mark(words, pe);
-    if (mark == 0) continue;
-    if (w.epoch != 0 && g.epoch == world_epoch) {  // exact: the peer joins world barriers below its mark only
-      if (static_cast<uint64_t>(w.epoch) >= mark) mismatch(pe, call);
-      continue;
+  if (w.epoch != 0 && g.epoch == world_epoch) {  // exact: a peer joins world barriers below its mark only
+    for (int i = 0; i < g.size; ++i) {
+      const int pe = g.pe(i);
+      const uint64_t mark = pe == g_my_pe ? 0 : finalize_mark(words, pe);
+      if (mark != 0 && static_cast<uint64_t>(w.epoch) >= mark) mismatch(pe, call);
     }
-    if (first_seen == 0) first_seen = now;
-    else if (now - first_seen >= mismatch_grace_ns) mismatch(pe, call);
     return;
   }
+  // Otherwise a verdict needs the PE waited for to be finalizing, or, when the wait is for any member (a
+  // counter of arrivals), every other member: a member stopped in a debugger halfway through a collective
+  // must not be taken for a mismatch because a third PE finished it and went on to finalize.
+  int finalizing = -1;
+  if (w.pe >= 0) {
+    if (w.pe != g_my_pe && finalize_mark(words, w.pe) != 0) finalizing = w.pe;
+  } else {
+    for (int i = 0; i < g.size; ++i) {
+      const int pe = g.pe(i);
+      if (pe == g_my_pe) continue;
+      if (finalize_mark(words, pe) == 0) {
+        finalizing = -1;
+        break;
+      }
+      if (finalizing < 0) finalizing = pe;
+    }
+  }
+  if (finalizing < 0) {
+    first_seen = 0;
+    return;
+  }
+  if (first_seen == 0) first_seen = now;
+  else if (now - first_seen >= mismatch_grace_ns) mismatch(finalizing, call);
 }
 
 }  // namespace
 
-wait_scope::wait_scope(const wait_on& w) : on_(w), since_ns_(monotonic_ns()) {
+wait_scope::wait_scope(const wait_on& w, bool timed) : on_(w), since_ns_(timed ? monotonic_ns() : 0) {
   thread_slot& s = t_slot;
   outer_ = s.current.load(std::memory_order_relaxed);
   s.current.store(this, std::memory_order_release);
@@ -266,6 +294,7 @@ wait_scope::~wait_scope() { t_slot.current.store(outer_, std::memory_order_relea
 void watch_tick(uint64_t now_ns) {
   wait_scope* s = t_slot.current.load(std::memory_order_relaxed);
   if (s == nullptr) return;
+  if (s->since_ns_ == 0) s->since_ns_ = now_ns;  // the first tick comes after 64 spins: well under 1 ms late
   if (g_hang_ns != 0 && !s->reported_ && now_ns - s->since_ns_ >= g_hang_ns) {
     s->reported_ = true;
     line l;

@@ -25,17 +25,19 @@ struct wait_on {
 };
 
 /// Makes `w` this thread's current wait for the scope's lifetime (nested scopes stack: the reports name the
-/// outermost call and the innermost wait). Meant for slow paths: it reads the clock once and makes a few
-/// stores; `w` must outlive the scope.
+/// outermost call and the innermost wait). Meant for slow paths, but cheap: a few plain stores (the clock is
+/// read by the first watch_tick, which the back-off calls anyway); `w` must outlive the scope.
 class wait_scope {
  public:
-  explicit wait_scope(const wait_on& w);
+  /// `timed`: read the clock now (for a scope whose loops do not tick, such as finalize's).
+  explicit wait_scope(const wait_on& w, bool timed = false);
   ~wait_scope();
   wait_scope(const wait_scope&) = delete;
   wait_scope& operator=(const wait_scope&) = delete;
 
   const wait_on& on() const { return on_; }
   const wait_scope* outer() const { return outer_; }
+  /// When the wait began (its first watch_tick), or 0 before that.
   uint64_t since_ns() const { return since_ns_; }
 
  private:

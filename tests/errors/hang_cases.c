@@ -31,6 +31,10 @@ int main(int argc, char **argv) {
   } else if (strcmp(mode, "finalize_broadcast") == 0) {
     /* PE 0 finalizes while PE 1 waits for PE 0's data in a broadcast. */
     if (me == 1) shmem_broadcast(SHMEM_TEAM_WORLD, dest, source, 4, 0);
+  } else if (strcmp(mode, "finalize_alltoall") == 0) {
+    /* PE 0 finalizes while PE 1 waits for its block in an alltoall (from any member: every other member
+       finalizes). */
+    if (me == 1) shmem_alltoall(SHMEM_TEAM_WORLD, dest, source, 2);
   } else if (strcmp(mode, "finalize_matched") == 0) {
     /* A correct program whose PEs reach finalize far apart: no error. PE 1 waits in a barrier and a
        broadcast while PE 0 is still busy, then PE 0 waits in finalize while PE 1 is busy. */

@@ -90,8 +90,11 @@ stopped)  # (c) PE 0 is stopped: the others name it in their reports; rdsmrun na
   wait_for 'rdsmrun: PE 0 \(pid [0-9]+\) is stopped \(SIGSTOP or a debugger\) and cannot report' 10
   finish
   ;;
-finalize_barrier | finalize_broadcast)  # (d) finalize against another collective ends the job, unaided
-  if [ "$case_" = finalize_barrier ]; then call=shmem_barrier_all; else call='shmem_[a-z0-9_]*broadcast[a-z0-9_]*'; fi
+finalize_barrier | finalize_broadcast | finalize_alltoall)  # (d) finalize against another collective ends the job
+  case $case_ in
+  finalize_barrier) call=shmem_barrier_all ;;
+  *) call="shmem_[a-z0-9_]*${case_#finalize_}[a-z0-9_]*" ;;
+  esac
   t0=$(date +%s.%N)
   timeout 60 "$rdsmrun" -n 2 "$prog" "$case_" "$tag" >"$out" 2>&1
   status=$?
