@@ -367,6 +367,9 @@ void check_world_barrier(const char* fn, long epoch) {
   if (g_self_finalizing.load(std::memory_order_relaxed)) return;
   const uint64_t* words = finalize_words.load(std::memory_order_relaxed);
   if (words == nullptr) return;
+  // The call to name is the API call the barrier serves (rdsm_dsm_barrier, say), when it has a scope.
+  for (const wait_scope* s = t_slot.current.load(std::memory_order_relaxed); s != nullptr; s = s->outer())
+    if (s->outer() == nullptr) fn = s->on().call;
   for (int pe = 0; pe < g_n_pes; ++pe) {
     const uint64_t mark = pe == g_my_pe ? 0 : finalize_mark(words, pe);
     if (mark != 0 && static_cast<uint64_t>(epoch) >= mark) mismatch(pe, fn);

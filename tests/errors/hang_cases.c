@@ -1,4 +1,5 @@
 /* Stuck jobs, one per argv[1], for the hang reports and the finalize mismatch check (tests/errors/watch.sh). */
+#include <rdsm/dsm.h>
 #include <shmem.h>
 #include <signal.h>
 #include <stdio.h>
@@ -35,6 +36,10 @@ int main(int argc, char **argv) {
     /* PE 0 finalizes while PE 1 waits for its block in an alltoall (from any member: every other member
        finalizes). */
     if (me == 1) shmem_alltoall(SHMEM_TEAM_WORLD, dest, source, 2);
+  } else if (strcmp(mode, "finalize_dsm_barrier") == 0) {
+    /* With the DSM in use (its own barriers run in finalize): PE 1 makes one more DSM barrier. */
+    rdsm_dsm_barrier();
+    if (me == 1) rdsm_dsm_barrier();
   } else if (strcmp(mode, "finalize_matched") == 0) {
     /* A correct program whose PEs reach finalize far apart: no error. PE 1 waits in a barrier and a
        broadcast while PE 0 is still busy, then PE 0 waits in finalize while PE 1 is busy. */
