@@ -1,7 +1,7 @@
 // What each thread waits for, the hang watchdog, the SIGUSR1 report and the finalize mismatch check.
 //
-// Each thread that waits has a slot (registered once, on its first wait) whose `current` points to its
-// innermost wait_scope, on the thread's stack. The watchdog runs in the waiting thread itself (from the
+// Each thread that waits has a word (registered once, on its first wait) that points to its innermost
+// wait_scope, on the thread's stack. The watchdog runs in the waiting thread itself (from the
 // back-off), so it costs the fast path nothing and needs no other thread. The SIGUSR1 handler reads every
 // registered slot; it formats with its own async-signal-safe code and writes with write(2).
 //
@@ -57,32 +57,33 @@ std::atomic<bool> g_self_finalizing{false};
 bool g_handler_installed = false;
 struct sigaction g_old_usr1 {};
 
-// One per thread that ever waited.
-struct thread_slot {
-  std::atomic<wait_scope*> current{nullptr};
-  int index = -1;
-  thread_slot();
-  ~thread_slot();
-};
+// The thread's innermost wait. Constant-initialized initial-exec TLS: one instruction away, no guard, so a
+// scope costs a few plain stores. A thread registers the address of its word on its first wait; a
+// thread_local registration made then removes it when the thread ends.
+[[gnu::tls_model("initial-exec")]] thread_local std::atomic<wait_scope*> t_current{nullptr};
+[[gnu::tls_model("initial-exec")]] thread_local bool t_registered = false;
 
 constexpr int max_threads = 256;
-std::atomic<thread_slot*> g_threads[max_threads];
+std::atomic<std::atomic<wait_scope*>*> g_threads[max_threads];
 
-thread_slot::thread_slot() {
+struct registration {
+  int index = -1;
+  ~registration() {
+    if (index >= 0) g_threads[index].store(nullptr, std::memory_order_release);
+  }
+};
+
+[[gnu::noinline]] void register_thread() {
+  t_registered = true;
+  static thread_local registration r;
   for (int i = 0; i < max_threads; ++i) {
-    thread_slot* expected = nullptr;
-    if (g_threads[i].compare_exchange_strong(expected, this, std::memory_order_acq_rel)) {
-      index = i;
+    std::atomic<wait_scope*>* expected = nullptr;
+    if (g_threads[i].compare_exchange_strong(expected, &t_current, std::memory_order_acq_rel)) {
+      r.index = i;
       return;
     }
   }  // more threads than slots: this one waits unreported by SIGUSR1 (its watchdog still works)
 }
-
-thread_slot::~thread_slot() {
-  if (index >= 0) g_threads[index].store(nullptr, std::memory_order_release);
-}
-
-thread_local thread_slot t_slot;
 
 // A line built without allocation or stdio (the SIGUSR1 handler uses it too).
 class line {
@@ -214,8 +215,8 @@ void on_sigusr1(int) {
   const uint64_t now = monotonic_ns();
   bool any = false;
   for (auto& slot : g_threads) {
-    thread_slot* s = slot.load(std::memory_order_acquire);
-    wait_scope* w = s != nullptr ? s->current.load(std::memory_order_acquire) : nullptr;
+    std::atomic<wait_scope*>* s = slot.load(std::memory_order_acquire);
+    wait_scope* w = s != nullptr ? s->load(std::memory_order_acquire) : nullptr;
     if (w == nullptr) continue;
     line l;
     describe(l, *w, now);
@@ -284,15 +285,15 @@ void check_group(uint64_t& first_seen, const wait_on& w, const char* call, uint6
 }  // namespace
 
 wait_scope::wait_scope(const wait_on& w, bool timed) : on_(w), since_ns_(timed ? monotonic_ns() : 0) {
-  thread_slot& s = t_slot;
-  outer_ = s.current.load(std::memory_order_relaxed);
-  s.current.store(this, std::memory_order_release);
+  if (!t_registered) register_thread();
+  outer_ = t_current.load(std::memory_order_relaxed);
+  t_current.store(this, std::memory_order_release);
 }
 
-wait_scope::~wait_scope() { t_slot.current.store(outer_, std::memory_order_release); }
+wait_scope::~wait_scope() { t_current.store(outer_, std::memory_order_release); }
 
 void watch_tick(uint64_t now_ns) {
-  wait_scope* s = t_slot.current.load(std::memory_order_relaxed);
+  wait_scope* s = t_current.load(std::memory_order_relaxed);
   if (s == nullptr) return;
   if (s->since_ns_ == 0) s->since_ns_ = now_ns;  // the first tick comes after 64 spins: well under 1 ms late
   if (g_hang_ns != 0 && !s->reported_ && now_ns - s->since_ns_ >= g_hang_ns) {
@@ -368,7 +369,7 @@ void check_world_barrier(const char* fn, long epoch) {
   const uint64_t* words = finalize_words.load(std::memory_order_relaxed);
   if (words == nullptr) return;
   // The call to name is the API call the barrier serves (rdsm_dsm_barrier, say), when it has a scope.
-  for (const wait_scope* s = t_slot.current.load(std::memory_order_relaxed); s != nullptr; s = s->outer())
+  for (const wait_scope* s = t_current.load(std::memory_order_relaxed); s != nullptr; s = s->outer())
     if (s->outer() == nullptr) fn = s->on().call;
   for (int pe = 0; pe < g_n_pes; ++pe) {
     const uint64_t mark = pe == g_my_pe ? 0 : finalize_mark(words, pe);
