@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 static long flag;
+static long lock;
 static long source[4], dest[4];
 
 int main(int argc, char **argv) {
@@ -21,6 +22,19 @@ int main(int argc, char **argv) {
   if (strcmp(mode, "wait_forever") == 0) {
     /* PE 1 waits for a value nobody sets; PE 0 waits for PE 1 in a barrier. */
     if (me == 1) shmem_long_wait_until(&flag, SHMEM_CMP_EQ, 42);
+    shmem_barrier_all();
+  } else if (strcmp(mode, "lock_held") == 0) {
+    /* PE 0 holds a lock and waits in a barrier; PE 1 waits for the lock. */
+    if (me == 0) shmem_set_lock(&lock);
+    shmem_barrier_all();
+    if (me == 1) shmem_set_lock(&lock);
+    shmem_barrier_all();
+  } else if (strcmp(mode, "dsm_lock_held") == 0) {
+    /* The same with a DSM lock: PE 1 queues behind PE 0. */
+    rdsm_dsm_lock_t *dlock = rdsm_dsm_lock_create();
+    if (me == 0) rdsm_dsm_lock(dlock);
+    shmem_barrier_all();
+    if (me == 1) rdsm_dsm_lock(dlock);
     shmem_barrier_all();
   } else if (strcmp(mode, "stopped") == 0) {
     /* PE 0 stops itself; the others wait for it in a barrier. */

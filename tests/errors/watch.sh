@@ -64,6 +64,17 @@ report)  # (a) each PE reports by itself once its wait is longer than RDSM_HANG_
   [ "$n" -eq 1 ] || { echo "FAIL: PE 1 reported its wait $n times, expected once"; fail=1; }
   finish
   ;;
+lock)  # the watchdog in shmem_set_lock and in rdsm_dsm_lock (which knows the PE ahead in its queue)
+  RDSM_HANG_REPORT=1s start -n 2 --timeout 60 "$prog" lock_held
+  wait_for 'rdsm: PE 1 has waited [0-9]+\.[0-9] s in shmem_set_lock \(lock 0x[0-9a-f]+\)' 30
+  wait_for "$pe0_barrier" 10
+  finish
+  cat "$out"
+  RDSM_HANG_REPORT=1s start -n 2 --timeout 60 "$prog" dsm_lock_held
+  wait_for 'rdsm: PE 1 has waited [0-9]+\.[0-9] s in rdsm_dsm_lock \(lock 0x[0-9a-f]+, waiting for PE 0\)' 30
+  wait_for "$pe0_barrier" 10
+  finish
+  ;;
 signal)  # (b) SIGUSR1 to rdsmrun: every PE writes its state; nothing is reported without it
   env -u RDSM_HANG_REPORT "$rdsmrun" -n 2 --timeout 60 "$prog" wait_forever "$tag" >"$out" 2>&1 &
   job=$!
@@ -133,6 +144,6 @@ malformed)  # (e) a malformed RDSM_HANG_REPORT stops the job before any PE start
   exit 2
   ;;
 esac
-case $case_ in report | signal | stopped) cat "$out" ;; esac
+case $case_ in report | lock | signal | stopped) cat "$out" ;; esac
 no_leftovers
 exit $fail
