@@ -3,6 +3,7 @@
 #include <shmem.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -35,6 +36,20 @@ int main(int argc, char **argv) {
     if (me == 0) rdsm_dsm_lock(dlock);
     shmem_barrier_all();
     if (me == 1) rdsm_dsm_lock(dlock);
+    shmem_barrier_all();
+  } else if (strcmp(mode, "quiet_stopped") == 0) {
+    /* Over UCX: PE 1 stops itself; PE 0 puts 64 MiB to it (more than the sockets' buffers hold) and waits in shmem_quiet. */
+    const size_t bytes = (size_t)64 << 20;
+    char *buf = shmem_malloc(bytes);
+    char *local = malloc(bytes);
+    memset(local, 1, bytes);
+    shmem_barrier_all();
+    if (me == 1) raise(SIGSTOP);
+    usleep(200000);
+    if (me == 0) {
+      shmem_putmem_nbi(buf, local, bytes, 1);
+      shmem_quiet();
+    }
     shmem_barrier_all();
   } else if (strcmp(mode, "stopped") == 0) {
     /* PE 0 stops itself; the others wait for it in a barrier. */

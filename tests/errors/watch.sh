@@ -92,6 +92,19 @@ signal)  # (b) SIGUSR1 to rdsmrun: every PE writes its state; nothing is reporte
   kill -0 "$job" 2>/dev/null || { echo "FAIL: the job ended on SIGUSR1"; fail=1; }
   finish
   ;;
+quiet)  # the report names shmem_quiet when operations through UCX wait for a stopped peer
+  UCX_TLS=tcp,self RDSM_SHARE_HEAP=0 SHMEM_SYMMETRIC_SIZE=96M start -n 2 --timeout 60 "$prog" quiet_stopped
+  wait_for '^ready' 30
+  for _ in $(seq 20); do  # until PE 0 is in its quiet
+    sleep 1
+    kill -USR1 "$job"
+    sleep 0.5
+    grep -Eq 'rdsm: PE 0 has waited [0-9]+\.[0-9] s in shmem_quiet' "$out" && break
+  done
+  check 'rdsm: PE 0 has waited [0-9]+\.[0-9] s in shmem_quiet'
+  check 'rdsmrun: PE 1 \(pid [0-9]+\) is stopped'
+  finish
+  ;;
 stopped)  # (c) PE 0 is stopped: the others name it in their reports; rdsmrun names it as stopped
   RDSM_HANG_REPORT=1s start -n 3 --timeout 60 "$prog" stopped
   for pe in 1 2; do
@@ -144,6 +157,6 @@ malformed)  # (e) a malformed RDSM_HANG_REPORT stops the job before any PE start
   exit 2
   ;;
 esac
-case $case_ in report | lock | signal | stopped) cat "$out" ;; esac
+case $case_ in report | lock | signal | quiet | stopped) cat "$out" ;; esac
 no_leftovers
 exit $fail
