@@ -32,6 +32,12 @@ status parse_value(const char* var, const std::string& text, uint64_t& out, cons
     out = r.value();
     return {};
   }
+  if (std::strcmp(kind, "duration") == 0) {
+    auto r = parse_duration(text);
+    if (!r.ok()) return bad(var, text, "a duration such as 60s, 500ms, 2m or 30 (seconds), or off");
+    out = r.value();
+    return {};
+  }
   // count
   if (text.empty() || text.find_first_not_of("0123456789") != std::string::npos || text.size() > 18)
     return bad(var, text, "a non-negative integer");
@@ -123,6 +129,30 @@ result<uint64_t> parse_size(const std::string& text) {
   v = std::ceil(v * mult);
   if (v > 1.8e19L) return status::error("too large");
   return static_cast<uint64_t>(v);
+}
+
+result<uint64_t> parse_duration(const std::string& text) {
+  const std::string t = lower(text);
+  if (t == "off" || t == "no" || t == "0") return uint64_t{0};
+  size_t i = 0;
+  const size_t n = t.size();
+  bool digit = false, point = false;
+  for (; i < n; ++i) {
+    if (std::isdigit(static_cast<unsigned char>(t[i]))) digit = true;
+    else if (t[i] == '.' && !point) point = true;
+    else break;
+  }
+  if (!digit) return status::error("no digits");
+  const std::string unit = t.substr(i);
+  long double scale = 1e9L;  // seconds
+  if (unit == "ms") scale = 1e6L;
+  else if (unit == "m" || unit == "min") scale = 60e9L;
+  else if (unit == "h") scale = 3600e9L;
+  else if (!unit.empty() && unit != "s") return status::error("bad unit");
+  if (i > 15) return status::error("too large");
+  const long double v = std::strtold(t.substr(0, i).c_str(), nullptr) * scale;
+  if (v > 1e18L) return status::error("too large");
+  return static_cast<uint64_t>(std::ceil(v));
 }
 
 result<config> config_load(bool warn_unknown) {

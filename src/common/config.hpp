@@ -21,6 +21,7 @@ struct config {
 #define RDSM_CONFIG_TYPE_count uint64_t
 #define RDSM_CONFIG_TYPE_choice std::string
 #define RDSM_CONFIG_TYPE_text std::string
+#define RDSM_CONFIG_TYPE_duration uint64_t  // nanoseconds, 0: off
 #define RDSM_CONFIG(field, var, kind, def, help) RDSM_CONFIG_TYPE_##kind field{};
 #include "common/config.def"
 #undef RDSM_CONFIG
@@ -47,5 +48,9 @@ std::vector<config_entry> config_describe();
 /// Parses a byte count as SHMEM_SYMMETRIC_SIZE is specified: a non-negative integer or decimal with an
 /// optional K, M, G or T suffix (any case, powers of 1024); fractional bytes round up.
 result<uint64_t> parse_size(const std::string& text);
+
+/// Parses a duration: a non-negative integer or decimal with an optional unit ms, s, m (or min) or h; a plain
+/// number is seconds. 0, off and no yield 0 (nothing timed). Returns nanoseconds; at most 1e9 s.
+result<uint64_t> parse_duration(const std::string& text);
 
 }  // namespace rdsm::detail

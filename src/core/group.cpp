@@ -17,6 +17,7 @@
 #include "core/rma.hpp"
 #include "core/runtime.hpp"
 #include "core/sync.hpp"
+#include "core/watch.hpp"
 
 namespace rdsm::detail {
 namespace {
@@ -34,11 +35,14 @@ void raise(const char* fn, group& g, int index, int w, long by) {
   atomic(fn, amo_op::add, word_at(g, w), 8, static_cast<uint64_t>(by), 0, g.pe(index));
 }
 
-// Waits until the local counter reaches `count`, then takes `count` from it.
-void consume(const char* fn, group& g, int w, long count) {
+// Waits until the local counter reaches `count`, then takes `count` from it. `from` is the member whose
+// signal is awaited, when one is.
+void consume(const char* fn, group& g, int w, long count, int from = -1) {
   if (count <= 0) return;
   long* p = word_at(g, w);
   if (load_acquire(p) < count) {
+    const wait_on on{.call = fn, .pe = from >= 0 ? g.pe(from) : -1, .g = &g};
+    wait_scope scope(on);
     backoff b;
     while (load_acquire(p) < count) b.pause();
   }
@@ -102,7 +106,7 @@ void group_sync(const char* fn, group& g) {
   if (g.epoch == nullptr) {  // active set: counters, consumed by their owner
     for (int k = 0, dist = 1; dist < g.size && k < max_rounds; ++k, dist <<= 1) {
       raise(fn, g, (g.me + dist) % g.size, k, 1);
-      consume(fn, g, k, 1);
+      consume(fn, g, k, 1, (g.me - dist % g.size + g.size) % g.size);
     }
     return;
   }
@@ -117,10 +121,13 @@ void group_sync(const char* fn, group& g) {
     else  // a blocking put returns once its 8 bytes are sent: no round trip, unlike an atomic swap
       put(fn, w, &epoch, sizeof epoch, to, false, runtime::get().internal_stream());
     if (load_acquire(w) < epoch) {
+      const wait_on on{.call = fn, .pe = g.pe((g.me - dist % g.size + g.size) % g.size), .g = &g, .epoch = epoch};
+      wait_scope scope(on);
       backoff b;
       while (load_acquire(w) < epoch) b.pause();
     }
   }
+  watch_barrier_done(fn, g.epoch, epoch);
 }
 
 void group_barrier(const char* fn, group& g) {
@@ -146,12 +153,12 @@ void group_broadcast(const char* fn, group& g, void* dest, const void* source, s
     // Entering members tell the root (so nobody leaves before all entered), then wait for data.
     raise(fn, g, root, w_ready + p, 1);
     if (!scatter) {
-      consume(fn, g, w_data + p, 1);
+      consume(fn, g, w_data + p, 1, root);
       return;
     }
     size_t lo, hi;
     slice_of(g.me, lo, hi);
-    consume(fn, g, w_slice + p, 1);
+    consume(fn, g, w_slice + p, 1, root);
     for (int k = 1; k < n; ++k) {
       int j = (g.me + k) % n;
       if (j != root) put(fn, at(dest, lo), at(dest, lo), hi - lo, g.pe(j), true);
@@ -196,6 +203,8 @@ void group_collect(const char* fn, group& g, void* dest, const void* source, siz
   size_t offset = 0;
   if (g.me > 0) {
     long* w = word_at(g, w_chain + p);
+    const wait_on on{.call = fn, .pe = g.pe(g.me - 1), .g = &g};
+    wait_scope scope(on);
     backoff b;
     while (load_acquire(w) == 0) b.pause();
     long v = load_acquire(w);

@@ -13,6 +13,7 @@
 #include "common/cpu.hpp"
 #include "common/log.hpp"
 #include "core/runtime.hpp"
+#include "core/watch.hpp"
 
 namespace rdsm::detail {
 
@@ -94,6 +95,7 @@ void backoff::pause() {
   }
   const uint64_t t = monotonic_ns();
   if (start_ns_ == 0) start_ns_ = t;
+  watch_tick(t);  // the hang report and the finalize check, from the waiting thread itself
   const uint64_t waited = t - start_ns_;
   if (waited < 20000) {
     cpu_relax();

@@ -8,6 +8,7 @@
 #include "common/copy.hpp"
 #include "common/log.hpp"
 #include "core/runtime.hpp"
+#include "core/watch.hpp"
 
 namespace rdsm::detail {
 namespace {
@@ -203,6 +204,10 @@ void fence(int stream) {
 void quiet(int stream) {
   runtime& rt = runtime::checked("shmem_quiet");
   if (rt.net().pending(stream)) {
+    // The on-demand report names it (a peer that does not answer holds it); the transport's loop has no
+    // back-off, so the scope keeps its own start time.
+    static const wait_on completing{.call = "shmem_quiet"};
+    wait_scope scope(completing, /*timed=*/true);
     status st = rt.net().quiet(stream);
     if (!st.ok()) transport_failed("shmem_quiet", st);
   }

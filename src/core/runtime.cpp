@@ -18,6 +18,7 @@
 #include "core/rma.hpp"
 #include "core/sync.hpp"
 #include "core/team.hpp"
+#include "core/watch.hpp"
 
 namespace rdsm::detail {
 
@@ -131,6 +132,7 @@ status runtime::start(int requested_thread_level) {
   bool want_thread = cfg_.progress_thread == "on" || (cfg_.progress_thread == "auto" && emulated);
   if (want_thread) RDSM_TRY(progress_->start());
   teams_create();
+  watch_start(cfg_, my_pe_, n_pes_);
   RDSM_TRY(boot_->barrier());
 
   if (my_pe_ == 0 && cfg_.version) std::fprintf(stderr, "rdsm %s\n", RDSM_VERSION_STRING);
@@ -211,6 +213,11 @@ void runtime::finalize() {
 }
 
 void runtime::stop() {
+  // Reports name finalize as what this PE waits in; peers learn that it finalizes before any of its
+  // collectives, so one waiting in another collective ends the job instead of hanging.
+  static const wait_on finalize_wait{.call = "shmem_finalize"};
+  wait_scope scope(finalize_wait, /*timed=*/true);
+  watch_finalize_begin();
   for (auto it = finalizers_.rbegin(); it != finalizers_.rend(); ++it) (*it)();
   finalizers_.clear();
   quiet();
@@ -236,6 +243,7 @@ void runtime::stop() {
   s = boot_->finalize();
   if (!s.ok()) RDSM_LOG_WARN("boot", "finalize: %s", s.message().c_str());
   net_.reset();
+  watch_stop();
   for (shared_region* r : {&heap_memory_, &data_, &sync_, &attached_}) unmap_peer_segments(r->area, r->peers, my_pe_);
   // The globals' pages stay mapped (the program still uses them); the runtime's own areas go, and the DSM
   // closes its frames' file itself.

@@ -9,6 +9,7 @@
 #include "core/rma.hpp"
 #include "core/runtime.hpp"
 #include "core/team.hpp"
+#include "core/watch.hpp"
 
 namespace rdsm::detail {
 namespace {
@@ -40,8 +41,15 @@ void lock_set(const char* fn, long* lock) {
             fn, runtime::get().my_pe(), static_cast<void*>(lock));
   }
   uint64_t ticket = atomic(fn, amo_op::fetch_add, lock, 8, ticket_one, 0, lock_home) >> 32;
-  backoff b;
-  while ((atomic(fn, amo_op::fetch, lock, 8, 0, 0, lock_home) & 0xffffffffu) != (ticket & 0xffffffffu)) b.pause();
+  auto served = [&] {
+    return (atomic(fn, amo_op::fetch, lock, 8, 0, 0, lock_home) & 0xffffffffu) == (ticket & 0xffffffffu);
+  };
+  if (!served()) {
+    const wait_on on{.call = fn, .what = "lock", .addr = lock};  // its holder is not known here
+    wait_scope scope(on);
+    backoff b;
+    while (!served()) b.pause();
+  }
   std::atomic_thread_fence(std::memory_order_acquire);
   std::lock_guard<std::mutex> g(held_mu);
   held[lock] = std::this_thread::get_id();

@@ -1,6 +1,7 @@
 // The C API of rdsm/dsm.h over the DSM space.
 #include "core/memory.hpp"
 #include "core/runtime.hpp"
+#include "core/watch.hpp"
 #include "common/log.hpp"
 #include "dsm/dsm.hpp"
 #include "dsm/lock.hpp"
@@ -13,6 +14,8 @@ using rdsm::detail::dsm::queue_lock_create;
 using rdsm::detail::dsm::queue_lock_destroy;
 using rdsm::detail::dsm::queue_lock_release;
 using rdsm::detail::dsm::space;
+using rdsm::detail::wait_on;
+using rdsm::detail::wait_scope;
 
 namespace {
 
@@ -26,16 +29,28 @@ queue_lock* checked_lock(const char* fn, rdsm_dsm_lock_t* lock) {
 extern "C" {
 
 void* rdsm_dsm_alloc(size_t bytes) noexcept {
+  static const wait_on call{.call = "rdsm_dsm_alloc"};
+  wait_scope scope(call);
   return space::ensure("rdsm_dsm_alloc").allocate("rdsm_dsm_alloc", bytes, RDSM_DSM_BLOCK, 0);
 }
 
 void* rdsm_dsm_alloc_placed(size_t bytes, rdsm_dsm_placement_t placement, size_t param) noexcept {
+  static const wait_on call{.call = "rdsm_dsm_alloc_placed"};  // the reports name it, not its barriers
+  wait_scope scope(call);
   return space::ensure("rdsm_dsm_alloc_placed").allocate("rdsm_dsm_alloc_placed", bytes, placement, param);
 }
 
-void rdsm_dsm_free(void* p) noexcept { space::ensure("rdsm_dsm_free").release_block("rdsm_dsm_free", p); }
+void rdsm_dsm_free(void* p) noexcept {
+  static const wait_on call{.call = "rdsm_dsm_free"};
+  wait_scope scope(call);
+  space::ensure("rdsm_dsm_free").release_block("rdsm_dsm_free", p);
+}
 
-void rdsm_dsm_barrier(void) noexcept { space::ensure("rdsm_dsm_barrier").barrier(); }
+void rdsm_dsm_barrier(void) noexcept {
+  static const wait_on call{.call = "rdsm_dsm_barrier"};
+  wait_scope scope(call);
+  space::ensure("rdsm_dsm_barrier").barrier();
+}
 
 // A lock is a queue lock in the symmetric heap (lock.hpp) plus the DSM's acquire and release.
 rdsm_dsm_lock_t* rdsm_dsm_lock_create(void) noexcept {

@@ -19,6 +19,7 @@
 #include "common/cpu.hpp"
 #include "common/log.hpp"
 #include "core/runtime.hpp"
+#include "core/watch.hpp"
 #include "dsm/region_memory.hpp"
 
 namespace rdsm::detail::dsm {
@@ -163,6 +164,9 @@ void space::post_fault(uint32_t page, bool write) {
   runtime::get().progress().wake();
   // The answer takes at least one message round trip: spin a little, yield while it is likely to come
   // soon (the other PE's threads may need this core), then sleep on the slot.
+  const wait_on on{.call = write ? "a DSM write fault" : "a DSM read fault", .what = "page", .addr = view(page),
+                   .pe = pages_->home(page)};
+  wait_scope scope(on);
   uint64_t start = 0;
   for (unsigned spins = 0; slot->state.load(std::memory_order_acquire) != fault_slot::done; ++spins) {
     if (poll_ && serve_while_waiting()) continue;
@@ -177,6 +181,7 @@ void space::post_fault(uint32_t page, bool write) {
     }
     timespec limit{0, 1000000};
     syscall(SYS_futex, &slot->state, FUTEX_WAIT_PRIVATE, fault_slot::posted, &limit, nullptr, 0);
+    watch_tick(monotonic_ns());
   }
   slot->state.store(fault_slot::free_slot, std::memory_order_release);
   resumed_ns_[page].store(monotonic_ns(), std::memory_order_release);

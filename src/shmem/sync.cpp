@@ -4,9 +4,11 @@
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
 
 #include "core/rma.hpp"
 #include "core/runtime.hpp"
+#include "core/watch.hpp"
 #include "shmem.h"
 
 using namespace rdsm::detail;
@@ -21,10 +23,24 @@ bool satisfied(T* ivars, size_t i, int cmp, const T* values, T value) {
   return compare(cmp, load_acquire(&ivars[i]), values != nullptr ? values[i] : value);
 }
 
+// What a wait on `ivar` (or an array starting there) compared with `value` is, for the hang reports.
+template <class T>
+wait_on value_wait(const char* fn, T* ivar, int cmp, T value, bool vector) {
+  wait_on w{.call = fn, .addr = ivar};
+  if (vector) return w;  // several values: the reports name the array only
+  w.cmp = cmp;
+  w.width = sizeof(T);
+  w.is_signed = std::is_signed_v<T>;
+  w.value = static_cast<uint64_t>(value);
+  return w;
+}
+
 template <class T>
 void wait_one(const char* fn, T* ivar, int cmp, T value) {
   check_cmp(fn, cmp);
   if (compare(cmp, load_acquire(ivar), value)) return;
+  const wait_on on = value_wait(fn, ivar, cmp, value, false);
+  wait_scope scope(on);
   backoff b;
   while (!compare(cmp, load_acquire(ivar), value)) b.pause();
 }
@@ -80,6 +96,9 @@ bool any_included(size_t n, const int* status) {
 
 template <class T>
 void wait_all(const char* fn, T* ivars, size_t n, const int* status, int cmp, const T* values, T value) {
+  if (test_all(fn, ivars, n, status, cmp, values, value) != 0) return;
+  const wait_on on = value_wait(fn, ivars, cmp, value, n != 1 || values != nullptr);
+  wait_scope scope(on);
   backoff b;
   while (test_all(fn, ivars, n, status, cmp, values, value) == 0) b.pause();
 }
@@ -87,8 +106,11 @@ void wait_all(const char* fn, T* ivars, size_t n, const int* status, int cmp, co
 template <class T>
 size_t wait_any(const char* fn, T* ivars, size_t n, const int* status, int cmp, const T* values, T value) {
   if (!any_included(n, status)) return SIZE_MAX;
+  size_t i = test_any(fn, ivars, n, status, cmp, values, value);
+  if (i != SIZE_MAX) return i;
+  const wait_on on = value_wait(fn, ivars, cmp, value, n != 1 || values != nullptr);
+  wait_scope scope(on);
   backoff b;
-  size_t i;
   while ((i = test_any(fn, ivars, n, status, cmp, values, value)) == SIZE_MAX) b.pause();
   return i;
 }
@@ -97,8 +119,11 @@ template <class T>
 size_t wait_some(const char* fn, T* ivars, size_t n, size_t* indices, const int* status, int cmp,
                  const T* values, T value) {
   if (!any_included(n, status)) return 0;
+  size_t found = test_some(fn, ivars, n, indices, status, cmp, values, value);
+  if (found != 0) return found;
+  const wait_on on = value_wait(fn, ivars, cmp, value, n != 1 || values != nullptr);
+  wait_scope scope(on);
   backoff b;
-  size_t found;
   while ((found = test_some(fn, ivars, n, indices, status, cmp, values, value)) == 0) b.pause();
   return found;
 }

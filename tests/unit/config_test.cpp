@@ -5,6 +5,7 @@
 #include "common/config.hpp"
 
 using rdsm::detail::config_load;
+using rdsm::detail::parse_duration;
 using rdsm::detail::parse_size;
 
 TEST(ParseSize, PlainAndSuffixed) {
@@ -29,6 +30,39 @@ TEST(ParseSize, FractionsRoundUp) {
 TEST(ParseSize, Malformed) {
   for (const char* bad : {"", "M", "abc", "12Q", "1..2", "-5", "1.2.3", "5 M", "1e6", "99999999999999999999"})
     EXPECT_FALSE(parse_size(bad).ok()) << bad;
+}
+
+TEST(ParseDuration, UnitsAndPlainSeconds) {
+  EXPECT_EQ(parse_duration("60s").value(), uint64_t{60'000'000'000});
+  EXPECT_EQ(parse_duration("60").value(), uint64_t{60'000'000'000});
+  EXPECT_EQ(parse_duration("500ms").value(), uint64_t{500'000'000});
+  EXPECT_EQ(parse_duration("2m").value(), uint64_t{120'000'000'000});
+  EXPECT_EQ(parse_duration("2min").value(), uint64_t{120'000'000'000});
+  EXPECT_EQ(parse_duration("1h").value(), uint64_t{3'600'000'000'000});
+  EXPECT_EQ(parse_duration("1.5S").value(), uint64_t{1'500'000'000});
+  EXPECT_EQ(parse_duration(".25").value(), uint64_t{250'000'000});
+  EXPECT_EQ(parse_duration("off").value(), 0u);
+  EXPECT_EQ(parse_duration("0").value(), 0u);
+  EXPECT_EQ(parse_duration("0ms").value(), 0u);
+}
+
+TEST(ParseDuration, Malformed) {
+  for (const char* bad : {"", "s", "abc", "10x", "-1s", "1..2s", "5 s", "1e3", "60sec", "99999999999999999999"})
+    EXPECT_FALSE(parse_duration(bad).ok()) << bad;
+}
+
+TEST(ConfigLoad, MalformedDurationIsNamed) {
+  setenv("RDSM_HANG_REPORT", "soon", 1);
+  auto c = config_load();
+  unsetenv("RDSM_HANG_REPORT");
+  ASSERT_FALSE(c.ok());
+  EXPECT_NE(c.error().message().find("RDSM_HANG_REPORT=\"soon\" is not valid"), std::string::npos)
+      << c.error().message();
+  setenv("RDSM_HANG_REPORT", "1500ms", 1);
+  auto d = config_load();
+  unsetenv("RDSM_HANG_REPORT");
+  ASSERT_TRUE(d.ok());
+  EXPECT_EQ(d.value().hang_report, uint64_t{1'500'000'000});
 }
 
 TEST(ConfigLoad, MalformedVariableIsNamed) {

@@ -46,7 +46,11 @@ constexpr const char* usage =
     "when rdsmrun itself is interrupted (SIGINT, SIGTERM, SIGHUP, SIGQUIT are passed on to the PEs). When one\n"
     "PE fails, every other PE is ended within 2 s. The job's shared memory files live in a directory of its own\n"
     "(in RDSM_SHM_DIR, default /dev/shm), removed when the job ends. The PEs' network traffic stays on loopback\n"
-    "(UCX_NET_DEVICES=lo) unless UCX_NET_DEVICES is set.\n";
+    "(UCX_NET_DEVICES=lo) unless UCX_NET_DEVICES is set.\n"
+    "\n"
+    "A stuck job: SIGUSR1 to rdsmrun (kill -USR1 PID) makes every PE write one line per waiting thread to\n"
+    "stderr (the call it waits in and on what: PE, address, value); rdsmrun names stopped PEs itself.\n"
+    "RDSM_HANG_REPORT=60s makes each PE write that line by itself after 60 s in one call.\n";
 
 [[noreturn]] void die(int code, const std::string& msg) {
   std::fprintf(stderr, "rdsmrun: %s\n", msg.c_str());
@@ -229,6 +233,7 @@ class job final : public rdv::server_listener {
     sigset_t mask;
     sigemptyset(&mask);
     sigaddset(&mask, SIGCHLD);
+    sigaddset(&mask, SIGUSR1);  // the on-demand report
     // Signals to forward; one that rdsmrun was started with ignored (nohup, `cmd &`) stays ignored by
     // rdsmrun and its PEs alike.
     for (int s : {SIGINT, SIGTERM, SIGHUP, SIGQUIT}) {
@@ -309,6 +314,8 @@ class job final : public rdv::server_listener {
       sigemptyset(&none);
       ::sigprocmask(SIG_SETMASK, &none, nullptr);
       std::signal(SIGPIPE, SIG_DFL);
+      // Until its runtime installs the report, a PE ignores SIGUSR1 (the default would end it).
+      std::signal(SIGUSR1, SIG_IGN);
       // A PE in its own process group must not read the terminal (it would stop); rank 0 keeps a piped stdin.
       if (rank != 0 || stdin_tty) {
         int devnull = ::open("/dev/null", O_RDONLY);
@@ -376,6 +383,10 @@ class job final : public rdv::server_listener {
         reap();
         continue;
       }
+      if (sig == SIGUSR1) {
+        report();
+        continue;
+      }
       if (interrupted_) {  // second signal: no more patience
         signal_all(SIGKILL, -1);
         continue;
@@ -389,6 +400,38 @@ class job final : public rdv::server_listener {
       auto at = clock_type::now() + std::chrono::seconds(2);
       if (!kill_at_ || at < *kill_at_) kill_at_ = at;
     }
+  }
+
+  /// The on-demand report: every running PE writes what it waits for; a stopped PE cannot, so it is named here.
+  void report() {
+    int running = 0;
+    for (const pe& p : pes_) running += p.pid > 0 && !p.reaped ? 1 : 0;
+    std::fprintf(stderr, "rdsmrun: report requested (SIGUSR1): %d PE%s running\n", running, running == 1 ? "" : "s");
+    std::fflush(stderr);
+    for (size_t r = 0; r < pes_.size(); ++r) {
+      const pe& p = pes_[r];
+      if (p.pid <= 0 || p.reaped) continue;
+      const char state = process_state(p.pid);
+      if (state == 'T' || state == 't')
+        std::fprintf(stderr, "rdsmrun: PE %zu (pid %d) is stopped (SIGSTOP or a debugger) and cannot report; SIGCONT "
+                     "resumes it\n", r, static_cast<int>(p.pid));
+      else
+        ::kill(p.pid, SIGUSR1);
+    }
+  }
+
+  /// The state letter of /proc/PID/stat (R, S, D, T, t, Z...), or '?'.
+  static char process_state(pid_t pid) {
+    char path[64];
+    std::snprintf(path, sizeof path, "/proc/%d/stat", static_cast<int>(pid));
+    FILE* f = std::fopen(path, "r");
+    if (f == nullptr) return '?';
+    char buf[512];
+    size_t n = std::fread(buf, 1, sizeof buf - 1, f);
+    std::fclose(f);
+    buf[n] = '\0';
+    const char* close = std::strrchr(buf, ')');  // the command name may hold spaces and parentheses
+    return close != nullptr && close[1] == ' ' && close[2] != '\0' ? close[2] : '?';
   }
 
   void reap() {

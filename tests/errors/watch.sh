@@ -1,0 +1,162 @@
+#!/usr/bin/env bash
+# Diagnosis of stuck jobs, one case per run: the RDSM_HANG_REPORT watchdog, the SIGUSR1 report through rdsmrun,
+# a stopped PE, finalize against another collective, and a malformed RDSM_HANG_REPORT.
+# Usage: watch.sh <case> <rdsmrun> <hang_cases program>
+set -u
+case_=$1 rdsmrun=$2 prog=$3
+tag="rdsm-watchtest-$$-$RANDOM"
+out=$(mktemp)
+job=
+fail=0
+
+cleanup() {
+  if [ -n "$job" ] && kill -0 "$job" 2>/dev/null; then
+    kill -TERM "$job" 2>/dev/null
+    for _ in $(seq 50); do kill -0 "$job" 2>/dev/null || break; sleep 0.1; done
+    kill -KILL "$job" 2>/dev/null
+  fi
+  rm -f "$out"
+}
+trap cleanup EXIT
+
+check() { grep -Eq -- "$1" "$out" || { echo "FAIL: output does not match /$1/"; fail=1; }; }
+# Waits until the output matches, up to $2 seconds.
+wait_for() {
+  for _ in $(seq $(($2 * 10))); do
+    grep -Eq -- "$1" "$out" && return 0
+    sleep 0.1
+  done
+  echo "FAIL: no line matching /$1/ within $2 s"
+  fail=1
+  return 1
+}
+# Starts the job in the background (its PEs carry the tag on their command lines).
+start() { "$rdsmrun" "$@" "$tag" >"$out" 2>&1 & job=$!; }
+# Ends the background job through rdsmrun (SIGTERM; rdsmrun kills what does not end) and waits for it.
+finish() {
+  kill -TERM "$job" 2>/dev/null
+  for _ in $(seq 100); do kill -0 "$job" 2>/dev/null || break; sleep 0.1; done
+  kill -0 "$job" 2>/dev/null && { echo "FAIL: rdsmrun did not end within 10 s of SIGTERM"; fail=1; }
+  wait "$job" 2>/dev/null
+  job=
+}
+no_leftovers() {
+  sleep 0.2
+  local left
+  left=$(pgrep -f -- "$tag")
+  if [ -n "$left" ]; then
+    echo "FAIL: processes of the job are still running: $left"
+    kill -KILL $left 2>/dev/null
+    fail=1
+  fi
+}
+
+pe1_wait='rdsm: PE 1 has waited [0-9]+\.[0-9] s in shmem_long_wait_until \(until the value at 0x[0-9a-f]+ is == 42; it is 0\)'
+pe0_barrier='rdsm: PE 0 has waited [0-9]+\.[0-9] s in shmem_barrier_all \(team WORLD, waiting for PE 1\)'
+
+case $case_ in
+report)  # (a) each PE reports by itself once its wait is longer than RDSM_HANG_REPORT
+  RDSM_HANG_REPORT=1s start -n 2 --timeout 60 "$prog" wait_forever
+  wait_for "$pe1_wait" 30 && wait_for "$pe0_barrier" 10
+  grep -Eq 'has waited 0\.' "$out" && { echo "FAIL: a report came before 1 s"; fail=1; }
+  sleep 1.5
+  n=$(grep -Ec 'rdsm: PE 1 has waited' "$out")
+  [ "$n" -eq 1 ] || { echo "FAIL: PE 1 reported its wait $n times, expected once"; fail=1; }
+  finish
+  ;;
+lock)  # the watchdog in shmem_set_lock and in rdsm_dsm_lock (which knows the PE ahead in its queue)
+  RDSM_HANG_REPORT=1s start -n 2 --timeout 60 "$prog" lock_held
+  wait_for 'rdsm: PE 1 has waited [0-9]+\.[0-9] s in shmem_set_lock \(lock 0x[0-9a-f]+\)' 30
+  wait_for "$pe0_barrier" 10
+  finish
+  cat "$out"
+  RDSM_HANG_REPORT=1s start -n 2 --timeout 60 "$prog" dsm_lock_held
+  wait_for 'rdsm: PE 1 has waited [0-9]+\.[0-9] s in rdsm_dsm_lock \(lock 0x[0-9a-f]+, waiting for PE 0\)' 30
+  wait_for "$pe0_barrier" 10
+  finish
+  ;;
+signal)  # (b) SIGUSR1 to rdsmrun: every PE writes its state; nothing is reported without it
+  env -u RDSM_HANG_REPORT "$rdsmrun" -n 2 --timeout 60 "$prog" wait_forever "$tag" >"$out" 2>&1 &
+  job=$!
+  wait_for '^ready' 30
+  sleep 2
+  grep -q 'has waited' "$out" && { echo "FAIL: a report before SIGUSR1 without RDSM_HANG_REPORT"; fail=1; }
+  for _ in $(seq 10); do  # until both PEs are in their waits
+    kill -USR1 "$job"
+    sleep 1
+    grep -Eq -- "$pe1_wait" "$out" && grep -Eq -- "$pe0_barrier" "$out" && break
+  done
+  check 'rdsmrun: report requested \(SIGUSR1\): 2 PEs running'
+  check "$pe1_wait"
+  check "$pe0_barrier"
+  kill -0 "$job" 2>/dev/null || { echo "FAIL: the job ended on SIGUSR1"; fail=1; }
+  finish
+  ;;
+quiet)  # the report names shmem_quiet when operations through UCX wait for a stopped peer
+  UCX_TLS=tcp,self RDSM_SHARE_HEAP=0 SHMEM_SYMMETRIC_SIZE=96M start -n 2 --timeout 60 "$prog" quiet_stopped
+  wait_for '^ready' 30
+  for _ in $(seq 20); do  # until PE 0 is in its quiet
+    sleep 1
+    kill -USR1 "$job"
+    sleep 0.5
+    grep -Eq 'rdsm: PE 0 has waited [0-9]+\.[0-9] s in shmem_quiet' "$out" && break
+  done
+  check 'rdsm: PE 0 has waited [0-9]+\.[0-9] s in shmem_quiet'
+  check 'rdsmrun: PE 1 \(pid [0-9]+\) is stopped'
+  finish
+  ;;
+stopped)  # (c) PE 0 is stopped: the others name it in their reports; rdsmrun names it as stopped
+  RDSM_HANG_REPORT=1s start -n 3 --timeout 60 "$prog" stopped
+  for pe in 1 2; do
+    wait_for "rdsm: PE $pe has waited [0-9]+\.[0-9] s in shmem_barrier_all \(team WORLD, waiting for PE 0\)" 30
+  done
+  kill -USR1 "$job"
+  wait_for 'rdsmrun: PE 0 \(pid [0-9]+\) is stopped \(SIGSTOP or a debugger\) and cannot report' 10
+  finish
+  ;;
+finalize_barrier | finalize_broadcast | finalize_alltoall | finalize_dsm_barrier)  # (d) finalize against another collective ends the job
+  case $case_ in
+  finalize_barrier) call=shmem_barrier_all ;;
+  finalize_dsm_barrier) call=rdsm_dsm_barrier ;;
+  *) call="shmem_[a-z0-9_]*${case_#finalize_}[a-z0-9_]*" ;;
+  esac
+  t0=$(date +%s.%N)
+  timeout 60 "$rdsmrun" -n 2 "$prog" "$case_" "$tag" >"$out" 2>&1
+  status=$?
+  t1=$(date +%s.%N)
+  cat "$out"
+  [ "$status" -ne 0 ] || { echo "FAIL: expected a non-zero exit status, got 0"; fail=1; }
+  [ "$status" -ne 124 ] || { echo "FAIL: the job hung and was ended by the test's time limit"; fail=1; }
+  check "PE 0 called shmem_finalize while PE 1 waits in $call: collective calls do not match"
+  n=$(grep -c 'collective calls do not match' "$out")
+  [ "$n" -eq 1 ] || { echo "FAIL: $n error lines, expected one"; fail=1; }
+  took=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", b - a }')
+  echo "the job ended in $took s"
+  awk -v t="$took" 'BEGIN { exit !(t > 20) }' && { echo "FAIL: the job took $took s to end (at most 20 s)"; fail=1; }
+  ;;
+finalize_apart)  # PEs that reach finalize far apart in a correct program are no mismatch
+  timeout 60 "$rdsmrun" -n 2 "$prog" finalize_matched "$tag" >"$out" 2>&1
+  status=$?
+  cat "$out"
+  [ "$status" -eq 0 ] || { echo "FAIL: expected exit status 0, got $status"; fail=1; }
+  grep -q 'do not match' "$out" && { echo "FAIL: a correct program was taken for a mismatch"; fail=1; }
+  ;;
+malformed)  # (e) a malformed RDSM_HANG_REPORT stops the job before any PE starts, with one line
+  for bad in soon 10x -1s; do
+    RDSM_HANG_REPORT=$bad timeout 60 "$rdsmrun" -n 2 "$prog" wait_forever "$tag" >"$out" 2>&1
+    status=$?
+    cat "$out"
+    [ "$status" -ne 0 ] && [ "$status" -ne 124 ] || { echo "FAIL: RDSM_HANG_REPORT=$bad: exit status $status"; fail=1; }
+    check "RDSM_HANG_REPORT=\"$bad\" is not valid: expected a duration"
+    n=$(wc -l <"$out")
+    [ "$n" -eq 1 ] || { echo "FAIL: RDSM_HANG_REPORT=$bad: $n lines of output, expected one"; fail=1; }
+  done
+  ;;
+*)
+  echo "unknown case $case_"
+  exit 2
+  ;;
+esac
+case $case_ in report | lock | signal | quiet | stopped) cat "$out" ;; esac
+no_leftovers
+exit $fail
