@@ -30,4 +30,6 @@ export RDSM_DSM_BASE=${RDSM_DSM_BASE:-0x4000000000}
 export TSAN_OPTIONS="suppressions=$supp halt_on_error=1 exitcode=66 report_signal_unsafe=0"
 tests='^(threads|progress|coll_ctx|shmem_lock|shmem_p2p_sync|shmem_init_nesting|oversubscribe|stress|dsm_|unit\.)'
 cd build-tsan
-ctest --output-on-failure -j 2 --timeout 900 -R "$tests" "$@"
+# dsm_errors.base_in_use asks for the DSM at 0x300000000000, inside TSan's own metadata, which TSan's mmap
+# refuses before rdsm can name the overlap: the message under test cannot appear there.
+ctest --output-on-failure -j 2 --timeout 900 -R "$tests" -E '^dsm_errors\.base_in_use$' "$@"

@@ -94,7 +94,7 @@ bool channel::send(int pe, const message& m) {
 }
 
 bool channel::pending() const {
-  return __atomic_load_n(word(own_ + layout_.offset, mail_at), __ATOMIC_ACQUIRE) != mail_seen_ ||
+  return __atomic_load_n(word(own_ + layout_.offset, mail_at), __ATOMIC_ACQUIRE) != mail_seen_.load(std::memory_order_relaxed) ||
          overflowed_.load(std::memory_order_acquire) != 0;
 }
 
@@ -113,8 +113,8 @@ void channel::receive(std::deque<incoming>& out) {
     }
   }
   const uint64_t mail = __atomic_load_n(word(own_ + layout_.offset, mail_at), __ATOMIC_ACQUIRE);
-  if (mail == mail_seen_) return;
-  mail_seen_ = mail;
+  if (mail == mail_seen_.load(std::memory_order_relaxed)) return;
+  mail_seen_.store(mail, std::memory_order_relaxed);
   for (size_t sender = 0; sender < heads_.size(); ++sender) {
     char* r = ring_at(own_, static_cast<int>(sender));
     const uint64_t tail = __atomic_load_n(word(r, tail_at), __ATOMIC_ACQUIRE);

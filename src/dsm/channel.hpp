@@ -67,7 +67,7 @@ class channel {
   int my_pe_;
   char* own_;
   std::vector<std::unique_ptr<peer>> peers_;
-  uint64_t mail_seen_ = 0;
+  std::atomic<uint64_t> mail_seen_{0};  // written under the protocol's lock, read by pending() without it
   std::vector<uint64_t> heads_;  // per sender: messages taken from its ring
   std::atomic<size_t> overflowed_{0};
 };
