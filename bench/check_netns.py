@@ -54,6 +54,8 @@ def main():
             sizes = sorted(k[1] for k in by_key if k[0] == c and k[2] == p)
             if not sizes or sizes[0] != 8 or sizes[-1] != 1 << 20:
                 fail(f"{c} at {p} PEs: sizes {sizes}, expected 8 B to 1 MiB")
+            if any(not by_key[(c, s, p)]["one_host"] or float(by_key[(c, s, p)]["one_host"]) <= 0 for s in sizes):
+                fail(f"{c} at {p} PEs: a row without the one-host figure")
             if any(by_key[(c, s, p)]["target"] != "<= 1.3" for s in sizes):
                 fail(f"{c} at {p} PEs: a row without the model's target")
     print(f"check_netns: {len(rows)} rows ok")

@@ -52,13 +52,16 @@ for r in (row("put_pingpong", "heap", 8, 1100.0, "ns"), row("get_lat", "heap", 8
           row("get_bw", "heap", MIB, 300.0, "MB/s"), row("barrier_all", "-", 0, 1200.0, "ns")):
     rma.update(r)
 coll = {4: row("broadcast", "heap", 8, 5000.0, "ns")}
-rows, alpha, beta = nb.rows_of(link, rma, coll)
+rows, alpha, beta = nb.rows_of(link, rma, coll, {4: row("broadcast", "heap", 8, 700.0, "ns")})
 near("alpha", alpha, 1000.0)
 near("beta from the better bandwidth (400 MB/s)", beta, 2.5)
 by = {(r[0], r[1], r[2]): r for r in rows}
 near("put latency ratio", by[("put latency (8-byte put ping-pong, one way)", 8, 2)][7], 1.1)
 near("get bandwidth ratio", by[("get bandwidth", MIB, 2)][7], 0.75)
 near("broadcast ratio", by[("broadcast", 8, 4)][7], 5000.0 / (4 * 1000.0 + 2 * 8 * 2.5))
+near("broadcast on one host", by[("broadcast", 8, 4)][10], 700.0)
+if by[("put latency (8-byte put ping-pong, one way)", 8, 2)][10] is not None:
+    failures.append("a one-host figure on a 1 + 1 row")
 if ("put_signal (ping-pong, one way)", 8, 2) in by:
     failures.append("a put_signal row without a put_signal figure")
 if failures:

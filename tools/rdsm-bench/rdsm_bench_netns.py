@@ -6,10 +6,11 @@ Imported by rdsm-bench; also run as a program inside the namespaces, one per "ho
 Every figure of a run comes from that run: the link's latency and bandwidth (ucx_perftest over the veth
 and bridge that tests/multihost/netns_job.sh builds, UCX_TLS=tcp), shmem_bench with 1 + 1 PEs (RMA, AMOs,
 signals against the link), and with 2 + 2 and 4 + 4 PEs (barrier and collectives against cost models whose
-alpha and beta are this run's ucx_perftest put latency and 1 MiB bandwidth). With --rounds above 1 the
+alpha and beta are this run's ucx_perftest put latency and 1 MiB bandwidth; beside them the same PEs on one
+host, where the network plays no part). With --rounds above 1 the
 ucx_perftest and 1 + 1 runs alternate and each figure is the median of its runs.
 """
-import math, os, shutil, statistics, subprocess, sys, time
+import csv, math, os, shutil, statistics, subprocess, sys, time
 
 PORT = 13337  # ucx_perftest's control connection (inside the job's own namespaces)
 SERVER_ADDR = "10.213.0.2"  # rank 1's address in netns_job.sh (host 1)
@@ -140,15 +141,35 @@ def measure(args, tools):
                        [exe] + RMA_BENCHES + bench_opts + ["--max-size", str(MIB)], args.out, timeout)
         rma_runs.append(tools.parse_output(text, "rdsm", f"rma-r{k + 1}", "netns")[0])
     link = {n: statistics.median(r[n] for r in link_runs) for n in PERFTESTS}
-    coll = {}
+    coll, host = {}, {}
     for n in args.pes:
         text = run_job(tools, f"coll-{n // 2}+{n // 2}", f"{n // 2},{n // 2}", [exe] + COLL_BENCHES + bench_opts,
                        args.out, timeout)
         coll[n] = tools.parse_output(text, "rdsm", f"coll-np{n}", "netns")[0]
+        # The same PEs on one host (shared memory, no network): what the oversubscribed CPUs cost by themselves
+        host[n] = tools.parse_output(run_host(tools, n, [exe] + COLL_BENCHES + bench_opts, args.out, timeout),
+                                     "rdsm", f"host-np{n}", "shm")[0]
         for line in text.splitlines():
             if "WRONG RESULT" in line:
                 tools.WRONG.append(f"{n // 2} + {n // 2} PEs: {line.lstrip('# ')}")
-    return link, link_runs, median_rows(rma_runs), coll
+    return link, link_runs, median_rows(rma_runs), coll, host
+
+
+def run_host(tools, n, cmd, out, timeout):
+    rdsmrun = tools.find([os.path.join(tools.HERE, "rdsmrun")], "rdsmrun")
+    cmd = [rdsmrun, "-n", str(n), "--timeout", str(timeout)] + cmd
+    label = f"host-np{n}"
+    print(f"rdsm-bench: {label}: {' '.join(cmd)}", file=sys.stderr)
+    p = subprocess.run(cmd, env=dict(os.environ, SHMEM_SYMMETRIC_SIZE="64M"), stdout=subprocess.PIPE,
+                       stderr=subprocess.STDOUT, text=True, timeout=timeout + 60)
+    with open(os.path.join(out, f"{label}.log"), "w") as f:
+        f.write(p.stdout)
+    if p.returncode != 0:
+        sys.exit(f"rdsm-bench: {label} failed (status {p.returncode}); output in {out}/{label}.log")
+    for line in p.stdout.splitlines():
+        if "WRONG RESULT" in line:
+            tools.WRONG.append(f"{n} PEs on one host: {line.lstrip('# ')}")
+    return p.stdout
 
 
 # ---- cost models of the algorithms in src/core/group.cpp (flat; load/store within a host) ----------------
@@ -202,10 +223,11 @@ MODEL_TEXT = {
 
 
 # ---- the table ------------------------------------------------------------------------------------------
-def rows_of(link, rma, coll):
+def rows_of(link, rma, coll, host=None):
     """(operation, size, PEs, rdsm, unit, reference name, reference value, ratio, bound, kind) per row. The
     ratio is rdsm / reference: a time meets its target at <= bound, a bandwidth at >= bound (kind says
-    which); bound None: shown for information, no target."""
+    which); bound None: shown for information, no target. A twelfth field: the same operation with the same
+    PEs all on one host (host: {PEs: rows}), or None."""
     res = []
 
     def rma_row(op, key, ref_name, ref, bound, kind):
@@ -213,7 +235,7 @@ def rows_of(link, rma, coll):
         if r is None or ref <= 0:
             return
         ratio = r["median"] / ref
-        res.append((op, key[2], 2, r["median"], r["unit"], ref_name, ref, ratio, bound, kind))
+        res.append((op, key[2], 2, r["median"], r["unit"], ref_name, ref, ratio, bound, kind, None))
 
     rma_row("put latency (8-byte put ping-pong, one way)", ("put_pingpong", "heap", 8), "ucp_put_lat",
             link["put_lat"], LAT_BOUND, "<=")
@@ -231,19 +253,15 @@ def rows_of(link, rma, coll):
     barrier = rma.get(("barrier_all", "-", 0))
     if barrier:
         res.append(("barrier_all", 0, 2, barrier["median"], "ns", MODEL_TEXT["barrier_all"], model["barrier_all"](2),
-                    barrier["median"] / model["barrier_all"](2), MODEL_BOUND, "<="))
+                    barrier["median"] / model["barrier_all"](2), MODEL_BOUND, "<=", None))
     for p in sorted(coll):
-        rows = coll[p]
-        r = rows.get(("barrier_all", "-", 0))
-        if r:
-            ref = model["barrier_all"](p)
-            res.append(("barrier_all", 0, p, r["median"], "ns", MODEL_TEXT["barrier_all"], ref, r["median"] / ref,
-                        MODEL_BOUND, "<="))
-        for b in COLLECTIVES:
-            for k in sorted(k for k in rows if k[0] == b):
-                ref = model[b](p, k[2])
-                res.append((b, k[2], p, rows[k]["median"], "ns", MODEL_TEXT[b], ref, rows[k]["median"] / ref,
-                            MODEL_BOUND, "<="))
+        rows, one = coll[p], (host or {}).get(p, {})
+        for k in [("barrier_all", "-", 0)] + [k for b in COLLECTIVES for k in sorted(k for k in rows if k[0] == b)]:
+            if k not in rows:
+                continue
+            ref = model[k[0]](p, k[2])
+            res.append((k[0], k[2], p, rows[k]["median"], "ns", MODEL_TEXT[k[0]], ref, rows[k]["median"] / ref,
+                        MODEL_BOUND, "<=", one[k]["median"] if k in one else None))
     return res, alpha, beta
 
 
@@ -256,8 +274,8 @@ def cmd_netns(args, tools):
         sys.exit("rdsm-bench: --pes: even PE counts of 2 or more (split evenly over two namespaces)")
     if shutil.which("ucx_perftest") is None:
         sys.exit("rdsm-bench: ucx_perftest not found (apt-get install ucx-utils)")
-    link, link_runs, rma, coll = measure(args, tools)
-    rows, alpha, beta = rows_of(link, rma, coll)
+    link, link_runs, rma, coll, host = measure(args, tools)
+    rows, alpha, beta = rows_of(link, rma, coll, host)
     print(f"rdsm across two network namespaces (veth + bridge, UCX_TLS=tcp), {args.rounds} round(s); "
           f"the link by ucx_perftest in the same run:")
     for n, (test, size, extra) in PERFTESTS.items():
@@ -267,10 +285,12 @@ def cmd_netns(args, tools):
     print(f"cost models: a = ucp_put_lat = {tools.fmt(alpha, 'ns')}, b = 1 / max(ucp_put_bw, ucp_get 1 MiB) = "
           f"{beta:.3g} ns/B; "
           f"m PEs per host, P PEs; collectives are flat (src/core/group.cpp), load/store within a host counted free")
-    lines = [("operation", "size", "PEs", "rdsm", "reference", "ref. value", "ratio", "target", "result")]
-    csv = ["operation,size,pes,unit,rdsm,reference,reference_value,ratio,target,result"]
+    lines = [("operation", "size", "PEs", "rdsm", "reference", "ref. value", "ratio", "target", "result",
+              "one host")]
+    table = [["operation", "size", "pes", "unit", "rdsm", "reference", "reference_value", "ratio", "target", "result",
+              "one_host"]]
     met = missed = 0
-    for op, size, pes, val, unit, ref_name, ref, ratio, bound, kind in rows:
+    for op, size, pes, val, unit, ref_name, ref, ratio, bound, kind, one in rows:
         shown = ratio
         if bound is None:
             target, result = "-", "(info)"
@@ -280,12 +300,14 @@ def cmd_netns(args, tools):
             met, missed = met + ok, missed + (not ok)
         pe_text = "1+1" if pes == 2 else f"{pes // 2}+{pes // 2}"
         lines.append((op, size, pe_text, tools.fmt(val, unit), ref_name, tools.fmt(ref, unit), f"{shown:.3g}",
-                      target, result))
-        csv.append(f"{op},{size},{pes},{unit},{val:.6g},{ref_name},{ref:.6g},{shown:.4g},{target},{result}")
-    print("ratio: rdsm / reference (times: <= target is met; bandwidth in MB/s of 10^6 B/s: >= target is met)")
+                      target, result, "-" if one is None else tools.fmt(one, unit)))
+        table.append([op, size, pes, unit, f"{val:.6g}", ref_name, f"{ref:.6g}", f"{shown:.4g}", target, result,
+                      "" if one is None else f"{one:.6g}"])
+    print("ratio: rdsm / reference (times: <= target is met; bandwidth in MB/s of 10^6 B/s: >= target is met); "
+          "one host: the same PEs all on one host (shared memory, no network), for comparison")
     tools.print_table(lines, args.out, "netns-table.txt")
-    with open(os.path.join(args.out, "netns.csv"), "w") as f:
-        f.write("\n".join(csv) + "\n")
+    with open(os.path.join(args.out, "netns.csv"), "w", newline="") as f:
+        csv.writer(f, lineterminator="\n").writerows(table)  # operations contain commas: quoted
     print(f"targets: {met} met, {missed} missed")
     tools.report_wrong()
     print(f"rdsm-bench: wrote {args.out}/netns-table.txt and {args.out}/netns.csv")
