@@ -169,11 +169,12 @@ void bench_limits(int me, int at_end) {
     if (mkfifo(path, 0600) != 0) perror("shmem_bench: mkfifo"), shmem_global_exit(1);
   }
   shmem_barrier_all();
+  if (me == 1) snprintf(path, sizeof path, "/tmp/shmem_bench.%ld.%d", shmem_long_g(&g_fifo_owner, 0), at_end);
+  shmem_barrier_all(); /* PE 0 blocks in open() below: it must not before the get is served (OSHMEM needs it) */
   if (me > 1) { /* further PEs (collectives over more PEs) just wait at PE 0's closing barrier */
     shmem_barrier_all();
     return;
   }
-  if (me == 1) snprintf(path, sizeof path, "/tmp/shmem_bench.%ld.%d", shmem_long_g(&g_fifo_owner, 0), at_end);
   int fd = open(path, me == 0 ? O_WRONLY : O_RDONLY); /* each open waits for the other side's */
   if (fd < 0) perror("shmem_bench: open fifo"), shmem_global_exit(1);
   if (me != 0) {
