@@ -125,7 +125,8 @@ def median_rows(runs):
 def measure(args, tools):
     quick = args.quick
     timeout = 300 if quick else 1800
-    exe = tools.find([os.path.join(tools.HERE, "..", "bench", "shmem_bench")], "shmem_bench (the build tree's)")
+    exe = tools.find([os.path.join(tools.HERE, "..", "bench", "shmem_bench"),
+                      os.path.join(tools.HERE, "..", "libexec", "rdsm", "shmem_bench")], "shmem_bench")
     me = os.path.realpath(__file__)
     bench_opts = (["--quick"] if quick else ["--budget", "0.1", "--samples", "500"]) + ["--impl", "rdsm"]
     link_runs, rma_runs = [], []
