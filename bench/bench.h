@@ -85,7 +85,8 @@ void bench_rma_init(void);                  /* allocates the heap buffers (colle
 void bench_rma(int me, const char *which);  /* put/get latency and bandwidth: heap and globals */
 void bench_align(int me);                   /* the same from private buffers at page offsets 0, 16, 64, 2048 */
 void bench_amo(int me);
-void bench_signal(int me);
+void bench_signal(int me);                   /* put_signal ping-pong, PEs 0 and 1 */
+void bench_put_pingpong(int me);            /* 8-byte put ping-pong, PEs 0 and 1 */
 void bench_barrier(int me);
 void bench_coll(int me, const char *which); /* broadcast, fcollect, alltoall, reduce: every PE takes part */
 

@@ -155,16 +155,26 @@ void limit_segv(int reps, double *ns) {
 /* PE 1 waits on a FIFO while PE 0 measures: no CPU used and no SHMEM call, since OSHMEM completes some
  * puts (to globals, or over TCP) only while the target calls into it, and a spinning PE 1 would take
  * the CPU the pinned threads need. Both PEs are on this host. */
+static long g_fifo_owner; /* PE 0's pid: names the FIFO through which PE 0 holds PE 1 still */
+
 void bench_limits(int me, int at_end) {
-  /* Named after the launcher, the parent of both PEs: no message carries the name (OSHMEM over TCP once let
-   * PE 1 pass the barrier before PE 0's put of it arrived). */
+  /* PE 1 waits on a FIFO while PE 0 measures, so it takes no CPU. The FIFO is named after PE 0's pid, which
+   * PE 1 reads with a get after a barrier (PEs need not share a parent: under the tcp rendezvous each has its
+   * own; a put of the name was once overtaken by the barrier under OSHMEM over TCP, a get cannot be). */
   char path[64];
-  snprintf(path, sizeof path, "/tmp/shmem_bench.%d.%d", (int)getppid(), at_end);
   if (me == 0) {
+    g_fifo_owner = (long)getpid();
+    snprintf(path, sizeof path, "/tmp/shmem_bench.%ld.%d", g_fifo_owner, at_end);
     unlink(path);
     if (mkfifo(path, 0600) != 0) perror("shmem_bench: mkfifo"), shmem_global_exit(1);
   }
   shmem_barrier_all();
+  if (me == 1) snprintf(path, sizeof path, "/tmp/shmem_bench.%ld.%d", shmem_long_g(&g_fifo_owner, 0), at_end);
+  shmem_barrier_all(); /* PE 0 blocks in open() below: it must not before the get is served (OSHMEM needs it) */
+  if (me > 1) { /* further PEs (collectives over more PEs) just wait at PE 0's closing barrier */
+    shmem_barrier_all();
+    return;
+  }
   int fd = open(path, me == 0 ? O_WRONLY : O_RDONLY); /* each open waits for the other side's */
   if (fd < 0) perror("shmem_bench: open fifo"), shmem_global_exit(1);
   if (me != 0) {

@@ -1,4 +1,4 @@
-/* shmem_bench: AMO latency and rate, put_signal ping-pong latency and barrier latency. */
+/* shmem_bench: AMO latency and rate, put_signal and 8-byte put ping-pong latency, and barrier latency. */
 #define _GNU_SOURCE
 #include "bench.h"
 
@@ -126,6 +126,12 @@ void bench_signal(int me) {
   uint64_t *sig = shmem_calloc(1, sizeof(uint64_t));
   uint64_t seq = 0; /* both PEs count the same exchanges, so no reset between sizes is needed */
   int peer = 1 - me, warm = g_opt.quick ? 5 : 50, n = g_opt.max_samples;
+  if (me > 1) { /* only PEs 0 and 1 exchange; the others wait at the closing barrier */
+    shmem_barrier_all();
+    shmem_free(sig);
+    shmem_free(buf);
+    return;
+  }
   double *ns = malloc(sizeof(double) * (size_t)n);
   if (!BENCH_HAVE_SHMEM_15 && me == 0)
     bench_note("put_signal emulated (OpenSHMEM 1.4): putmem + fence + ulong_atomic_set, ulong_wait_until");
@@ -155,6 +161,36 @@ void bench_signal(int me) {
   shmem_barrier_all();
   shmem_free(sig);
   shmem_free(buf);
+}
+
+/* ---- 8-byte put ping-pong: PE 0 puts a sequence number into PE 1's word, PE 1 waits for it and puts it
+ * back; a sample is half the round trip. This is the exchange ucx_perftest's ucp_put_lat times (a put, the
+ * peer polling memory), so `rdsm-bench netns` sets the two side by side. ---------------------------- */
+void bench_put_pingpong(int me) {
+  long *word = shmem_calloc(1, sizeof(long));
+  int warm = g_opt.quick ? 5 : 50, n = g_opt.max_samples;
+  double *ns = malloc(sizeof(double) * (size_t)n);
+  if (me < 2) { /* PEs beyond the first two only take part in the allocation and the barrier */
+    int peer = 1 - me;
+    if (me == 0) bench_progress("put_pingpong", "heap", 8);
+    long seq = 0;
+    for (int it = -warm; it < n; it++) {
+      ++seq;
+      if (me == 0) {
+        uint64_t t0 = timer_ticks();
+        shmem_long_p(word, seq, peer);
+        shmem_long_wait_until(word, SHMEM_CMP_GE, seq);
+        if (it >= 0) ns[it] = timer_ns(timer_ticks() - t0) / 2;
+      } else {
+        shmem_long_wait_until(word, SHMEM_CMP_GE, seq);
+        shmem_long_p(word, seq, peer);
+      }
+    }
+    if (me == 0) bench_report("put_pingpong", "heap", 8, ns, n, "ns", 1, g_lim.clx_ns);
+  }
+  free(ns);
+  shmem_barrier_all();
+  shmem_free(word);
 }
 
 /* ---- barrier_all / sync_all: both PEs loop the same count, PE 0 times each call ----------------- */

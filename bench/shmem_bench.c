@@ -9,14 +9,16 @@
 #include <string.h>
 #include <unistd.h>
 
-static const char *const k_all[] = {"put_lat", "get_lat",   "put_bw",   "get_bw",   "align",  "amo",
-                                    "signal",  "barrier",   "broadcast", "fcollect", "alltoall", "reduce"};
+static const char *const k_all[] = {"put_lat", "get_lat",  "put_bw",    "get_bw",   "align",    "amo",   "signal",
+                                    "put_pp",  "barrier",  "broadcast", "fcollect", "alltoall", "reduce"};
 #define N_ALL (sizeof k_all / sizeof *k_all)
 
 static void usage(FILE *f) {
   fprintf(f,
-          "usage: shmem_bench [options] [bench...]   (run with 2 PEs: PE 0 measures against PE 1)\n"
-          "benches: put_lat get_lat put_bw get_bw align amo signal barrier broadcast fcollect alltoall reduce\n"
+          "usage: shmem_bench [options] [bench...]   (2 PEs or more: PE 0 measures against PE 1; barrier and\n"
+          "         collectives take every PE)\n"
+          "benches: put_lat get_lat put_bw get_bw align amo signal put_pp barrier broadcast fcollect alltoall\n"
+          "         reduce (put_pp: 8-byte put ping-pong, half the round trip)\n"
           "         (default: all; coll: the last four); the machine's limits (memcpy, cache-line transfer,\n"
           "         contended atomic, page fault, SIGSEGV) are always measured\n"
           "  --quick          few sizes and samples (tests)\n"
@@ -128,6 +130,8 @@ int main(int argc, char **argv) {
       bench_align(me);
     else if (!strcmp(b, "signal"))
       bench_signal(me);
+    else if (!strcmp(b, "put_pp"))
+      bench_put_pingpong(me);
     else if (!strcmp(b, "barrier"))
       bench_barrier(me);
     else if (!strcmp(b, "broadcast") || !strcmp(b, "fcollect") || !strcmp(b, "alltoall") || !strcmp(b, "reduce"))

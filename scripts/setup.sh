@@ -2,7 +2,7 @@
 # Installs the Debian packages rdsm needs, if any is missing. Safe to run again.
 # --tests: also what only the test suite uses (a one-node Slurm for compat.slurm), when run as root.
 set -euo pipefail
-packages=(cmake make g++ pkg-config dpkg-dev libucx-dev libpmix-dev libgtest-dev openmpi-bin libopenmpi-dev procps gdb gnuplot-nox python3 spin)
+packages=(cmake make g++ pkg-config dpkg-dev libucx-dev ucx-utils libpmix-dev libgtest-dev openmpi-bin libopenmpi-dev procps gdb gnuplot-nox python3 spin)
 if [ "${1:-}" = "--tests" ] && [ "$(id -u)" -eq 0 ]; then
   packages+=(slurmctld slurmd slurm-client munge slurm-wlm-basic-plugins)
 fi
