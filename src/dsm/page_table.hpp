@@ -49,8 +49,9 @@ class page_table {
   /// host (`near` false) up to 32, as they never go stale and a round trip there costs more than the bytes.
   uint32_t read_run(uint32_t page, uint32_t prefetch, bool near) const;
 
-  int32_t home(uint32_t page) const { return homes_[page]; }
-  void set_home(uint32_t page, int32_t pe) { homes_[page] = pe; }
+  // Set by the progress thread when a first touch places a page, read by faulting threads without its lock.
+  int32_t home(uint32_t page) const { return __atomic_load_n(&homes_[page], __ATOMIC_RELAXED); }
+  void set_home(uint32_t page, int32_t pe) { __atomic_store_n(&homes_[page], pe, __ATOMIC_RELAXED); }
   uint8_t advice(uint32_t page) const { return advice_[page]; }
   void set_advice(uint32_t page, uint8_t advice) { advice_[page] = advice; }
 
