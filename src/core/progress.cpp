@@ -88,8 +88,10 @@ backoff::backoff() : drive_progress_(runtime::get().uses_transport()) {}
 
 void backoff::pause() {
   if (drive_progress_) runtime::get().net().progress(start_ns_ != 0);  // every stream once past the first spins
-  // The clock is read every 64 rounds only: spinning stays a handful of instructions per round.
-  if ((++spins_ & 63) != 0) {
+  // The clock is read every 64 rounds only: spinning stays a handful of instructions per round. A round that
+  // drives transport progress costs system calls (microseconds over TCP): 64 of them would hold the core for
+  // hundreds of microseconds before the first yield, while the peer that sends what we wait for may need it.
+  if (!drive_progress_ && (++spins_ & 63) != 0) {
     cpu_relax();
     return;
   }

@@ -2,9 +2,11 @@
 #include <sched.h>
 #include <ucp/api/ucp.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <ctime>
 #include <atomic>
 #include <memory>
 #include <mutex>
@@ -505,7 +507,7 @@ class ucx_transport final : public transport {
       ucp_request_free(req);  // released by UCX when it completes; quiet() waits for it
       return {};
     }
-    unsigned spins = 0;
+    uint64_t idle_since = 0;
     ucs_status_t s;
     while ((s = ucp_request_check_status(req)) == UCS_INPROGRESS) {
       bool moved = ucp_worker_progress(st.worker) != 0;
@@ -514,11 +516,33 @@ class ucx_transport final : public transport {
         std::shared_lock<std::shared_mutex> lock(streams_mutex_, std::try_to_lock);
         if (lock.owns_lock()) moved = progress_all();
       }
-      if (!moved && ++spins > 1000) sched_yield();
+      if (moved) {
+        idle_since = 0;
+        continue;
+      }
+      idle_since = yield_after_spinning(idle_since);
     }
     ucp_request_free(req);
     if (s != UCS_OK) return status::error(format("%s to PE %d failed: %s", what, pe, ucs_status_string(s)));
     return {};
+  }
+
+  // A request over TCP completes only when the peer's CPU reads it and answers. When PEs outnumber cores the
+  // peer may be waiting for this core: spin briefly (a round trip on an idle pair), then yield, then sleep in
+  // growing steps (as backoff does), never holding the CPU for a whole time slice. Returns the idle start.
+  static uint64_t yield_after_spinning(uint64_t idle_since) {
+    const uint64_t t = monotonic_ns();
+    if (idle_since == 0) return t;
+    const uint64_t waited = t - idle_since;
+    if (waited < 20000) {
+      cpu_relax();
+    } else if (waited < 1000000) {
+      sched_yield();
+    } else {
+      timespec ts{0, static_cast<long>(std::min<uint64_t>(100000, (waited - 1000000) / 10 + 1000))};
+      nanosleep(&ts, nullptr);
+    }
+    return idle_since;
   }
 
   static void release_keys(stream& st) {
