@@ -27,4 +27,8 @@ export ASAN_OPTIONS="allow_user_segv_handler=1 handle_segv=0 verify_asan_link_or
 export LSAN_OPTIONS="suppressions=$supp print_suppressions=0"
 export UBSAN_OPTIONS="print_stacktrace=1 halt_on_error=1 exitcode=66"
 cd build-asan
-ctest --output-on-failure -j 2 --timeout 600 "$@"
+# UBSan checks a virtual call's object by first testing its memory with a pipe: with every descriptor taken
+# (bootstrap.rdv_flood_rdsmrun_lowfd runs the rendezvous out of descriptors on purpose) that test fails and a
+# live listener is reported as having an invalid vptr; the checks here do not recover, so no suppression
+# applies and that one test is left out.
+ctest --output-on-failure -j 2 --timeout 600 -E '^bootstrap\.rdv_flood_rdsmrun_lowfd$' "$@"
