@@ -1,8 +1,10 @@
 // CPU hints and the clock used by waiting loops.
 #pragma once
 
+#include <sched.h>
 #include <time.h>
 
+#include <algorithm>
 #include <cstdint>
 
 namespace rdsm::detail {
@@ -22,6 +24,20 @@ inline void cpu_relax() {
 #else
   asm volatile("" ::: "memory");
 #endif
+}
+
+/// One step of a wait that has lasted `waited_ns`: spin for 20 us (a round trip on an idle pair), then yield
+/// until 1 ms (PEs sharing a core get it), then sleep in growing steps up to 100 us. Never holds the CPU for
+/// a whole time slice, which a peer queued on this core may need to answer.
+inline void wait_step(uint64_t waited_ns) {
+  if (waited_ns < 20000) {
+    cpu_relax();
+  } else if (waited_ns < 1000000) {
+    sched_yield();
+  } else {
+    timespec ts{0, static_cast<long>(std::min<uint64_t>(100000, (waited_ns - 1000000) / 10 + 1000))};
+    nanosleep(&ts, nullptr);
+  }
 }
 
 }  // namespace rdsm::detail

@@ -98,16 +98,7 @@ void backoff::pause() {
   const uint64_t t = monotonic_ns();
   if (start_ns_ == 0) start_ns_ = t;
   watch_tick(t);  // the hang report and the finalize check, from the waiting thread itself
-  const uint64_t waited = t - start_ns_;
-  if (waited < 20000) {
-    cpu_relax();
-  } else if (waited < 1000000) {
-    sched_yield();  // PEs sharing a core get it
-  } else {
-    const long step_ns = static_cast<long>(std::min<uint64_t>(100000, (waited - 1000000) / 10 + 1000));
-    timespec ts{0, step_ns};
-    nanosleep(&ts, nullptr);
-  }
+  wait_step(t - start_ns_);
 }
 
 }  // namespace rdsm::detail

@@ -2,11 +2,9 @@
 #include <sched.h>
 #include <ucp/api/ucp.h>
 
-#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <ctime>
 #include <atomic>
 #include <memory>
 #include <mutex>
@@ -528,20 +526,11 @@ class ucx_transport final : public transport {
   }
 
   // A request over TCP completes only when the peer's CPU reads it and answers. When PEs outnumber cores the
-  // peer may be waiting for this core: spin briefly (a round trip on an idle pair), then yield, then sleep in
-  // growing steps (as backoff does), never holding the CPU for a whole time slice. Returns the idle start.
+  // peer may be waiting for this core: wait_step never holds it for a whole time slice. Returns the idle start.
   static uint64_t yield_after_spinning(uint64_t idle_since) {
     const uint64_t t = monotonic_ns();
     if (idle_since == 0) return t;
-    const uint64_t waited = t - idle_since;
-    if (waited < 20000) {
-      cpu_relax();
-    } else if (waited < 1000000) {
-      sched_yield();
-    } else {
-      timespec ts{0, static_cast<long>(std::min<uint64_t>(100000, (waited - 1000000) / 10 + 1000))};
-      nanosleep(&ts, nullptr);
-    }
+    wait_step(t - idle_since);
     return idle_since;
   }
 
