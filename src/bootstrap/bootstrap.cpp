@@ -22,7 +22,15 @@ result<std::unique_ptr<bootstrap>> bootstrap_create(const config& cfg) {
   }
   if (boot == "launcher") return rendezvous_bootstrap_create(cfg, false);
   if (boot == "tcp") return rendezvous_bootstrap_create(cfg, true);
-  if (boot == "pmix") return pmix_bootstrap_create(cfg);
+  if (boot == "pmix") {
+#if defined(RDSM_WITH_PMIX)
+    return pmix_bootstrap_create(cfg);
+#else
+    return status::error(
+        "the PMIx bootstrap is not in this build of rdsm (configured with RDSM_WITH_PMIX=OFF): start the job "
+        "with rdsmrun, or set RDSM_BOOT=tcp with RDSM_BOOT_ADDR, RDSM_SIZE and RDSM_RANK");
+#endif
+  }
   if (boot == "singleton") {
     if (cfg.size > 1)
       RDSM_LOG_WARN("boot", "RDSM_BOOT=singleton ignores RDSM_SIZE=%llu: this process is PE 0 of 1",

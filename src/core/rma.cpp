@@ -61,7 +61,7 @@ sym_addr check_atomic(runtime& rt, const char* fn, const void* target, unsigned 
   check_pe(fn, pe);
   if (reinterpret_cast<uintptr_t>(target) % width != 0)
     fatal("%s: dest %p is not aligned to %u bytes; atomics need naturally aligned targets", fn, target, width);
-  return resolve_checked(rt, fn, "dest", target, width);
+  return rt.for_pe(resolve_checked(rt, fn, "dest", target, width), pe, width, fn);
 }
 
 }  // namespace
@@ -76,7 +76,7 @@ void put(const char* fn, void* dest, const void* src, size_t bytes, int pe, bool
   runtime& rt = runtime::checked(fn);
   check_pe(fn, pe);
   if (bytes == 0) return;  // nothing to move: any address will do, NULL included (1.5 Annex C)
-  sym_addr s = resolve_checked(rt, fn, "dest", dest, bytes);
+  sym_addr s = rt.for_pe(resolve_checked(rt, fn, "dest", dest, bytes), pe, bytes, fn);
   if (void* p = rt.mapped(s, pe)) {
     copy_bytes(p, src, bytes);
     return;
@@ -95,7 +95,7 @@ void get(const char* fn, void* dest, const void* src, size_t bytes, int pe, bool
   runtime& rt = runtime::checked(fn);
   check_pe(fn, pe);
   if (bytes == 0) return;  // nothing to move: any address will do, NULL included (1.5 Annex C)
-  sym_addr s = resolve_checked(rt, fn, "source", src, bytes);
+  sym_addr s = rt.for_pe(resolve_checked(rt, fn, "source", src, bytes), pe, bytes, fn);
   if (void* p = rt.mapped(s, pe)) {
     copy_bytes(dest, p, bytes);
     return;
@@ -219,7 +219,7 @@ void* pointer_to(const void* addr, int pe) {
   if (pe < 0 || pe >= rt.n_pes()) return nullptr;
   sym_addr s = rt.resolve(addr);
   if (s.region < 0) return nullptr;
-  return rt.mapped(s, pe);
+  return rt.mapped(rt.for_pe(s, pe, 1, "shmem_ptr"), pe);
 }
 
 }  // namespace rdsm::detail

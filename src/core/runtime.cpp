@@ -15,6 +15,7 @@
 #include "common/limits.hpp"
 #include "common/log.hpp"
 #include "core/data_segment.hpp"
+#include "core/job_record.hpp"
 #include "core/rma.hpp"
 #include "core/sync.hpp"
 #include "core/team.hpp"
@@ -96,8 +97,22 @@ status runtime::start(int requested_thread_level) {
                           abort_job(1, format("lost contact with PE %d (%s): it has probably died; ending the job",
                                               pe, cause.c_str()));
                         }, cfg_.shm_dir));
-  RDSM_ASSIGN_OR_RETURN(auto addresses, boot_->allgather(net_->worker_address()));
+  // Each PE's job record travels with its worker address: what PEs must agree on is checked before any
+  // connection is made.
+  const job_record mine = job_record_make(cfg_, executable_identity(data_.area));
+  std::string published(reinterpret_cast<const char*>(&mine), sizeof mine);
+  published += net_->worker_address();
+  RDSM_ASSIGN_OR_RETURN(auto addresses, boot_->allgather(published));
+  std::vector<job_record> records(static_cast<size_t>(n_pes_));
+  for (int pe = 0; pe < n_pes_; ++pe) {
+    if (addresses[pe].size() < sizeof(job_record))
+      return status::error(format("PE %d sent no job record: is it running another version of rdsm?", pe));
+    std::memcpy(&records[pe], addresses[pe].data(), sizeof(job_record));
+    addresses[pe].erase(0, sizeof(job_record));
+  }
+  RDSM_TRY(check_job_records(records));
   RDSM_TRY(net_->connect(addresses));
+  RDSM_TRY(exchange_global_symbols(records));
 
   // The heap, from the symmetric origin: base_alignment bytes reserved, then the user heap, on a memory file
   // of this PE (not a shared memory segment of the transport's, which other users of the group could
@@ -149,6 +164,56 @@ status runtime::start(int requested_thread_level) {
                    e.from_environment ? "environment" : "default", e.help);
   }
   return {};
+}
+
+status runtime::check_job_records(const std::vector<job_record>& records) {
+  auto disagreement = job_records_disagree(records);
+  if (!disagreement) return {};
+  // Every PE finds the same disagreement; one of them reports it, so that the job ends with one line. The
+  // others wait at a barrier the report ends.
+  if (job_records_reporter(records) == my_pe_) return status::error(*disagreement);
+  (void)boot_->barrier();
+  std::_Exit(1);
+}
+
+status runtime::exchange_global_symbols(const std::vector<job_record>& records) {
+  const uint64_t mine = records[my_pe_].executable;
+  bool mixed = false;
+  for (const job_record& r : records) mixed = mixed || r.executable != records[0].executable;
+  if (!mixed) return {};
+  // One PE of each executable publishes its table of globals: the lowest-numbered one running it.
+  auto first_of = [&](uint64_t exe) {
+    int pe = 0;
+    while (records[pe].executable != exe) ++pe;
+    return pe;
+  };
+  std::vector<std::string> names;
+  std::vector<global_symbol> table = read_global_symbols(data_.area, &names);
+  RDSM_ASSIGN_OR_RETURN(auto published,
+                        boot_->allgather(first_of(mine) == my_pe_ ? pack_global_symbols(table) : std::string()));
+  std::vector<std::vector<global_symbol>> tables;
+  std::vector<int> layout_of_first(static_cast<size_t>(n_pes_), -1);
+  std::vector<int> layouts(static_cast<size_t>(n_pes_), -1);
+  for (int pe = 0; pe < n_pes_; ++pe) {
+    if (records[pe].executable == mine) continue;
+    const int first = first_of(records[pe].executable);
+    if (layout_of_first[first] < 0) {
+      RDSM_ASSIGN_OR_RETURN(auto theirs, unpack_global_symbols(published[first]));
+      layout_of_first[first] = static_cast<int>(tables.size());
+      tables.push_back(std::move(theirs));
+    }
+    layouts[pe] = layout_of_first[first];
+  }
+  RDSM_LOG_DEBUG("boot", "PEs run %zu other executables: global variables are matched by name (%zu here)",
+                 tables.size(), table.size());
+  globals_ = std::make_unique<global_translation>(std::move(table), std::move(names), std::move(layouts), tables);
+  return {};
+}
+
+sym_addr runtime::translate_global(sym_addr s, int pe, size_t bytes, const char* fn) const {
+  auto offset = globals_->translate(s.offset, bytes, pe);
+  if (!offset.ok()) fatal("%s: %s", fn, offset.error().message().c_str());
+  return {s.region, offset.value()};
 }
 
 status runtime::exchange_region(int id, uintptr_t origin, size_t length) {

@@ -7,11 +7,14 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "bootstrap/bootstrap.hpp"
 #include "common/config.hpp"
 #include "core/data_segment.hpp"
+#include "core/global_symbols.hpp"
 #include "core/heap.hpp"
+#include "core/job_record.hpp"
 #include "core/progress.hpp"
 #include "transport/transport.hpp"
 
@@ -72,6 +75,13 @@ class runtime {
       if (a - base_[r] < length_[r]) return {r, a - base_[r]};
     return {-1, 0};
   }
+  /// `s` as PE `pe` addresses it: the same, except for a global variable of a PE that runs another executable
+  /// (another architecture's build), whose globals are found by name. Ends the job naming `fn` when the
+  /// `bytes` at `s` have no counterpart there.
+  sym_addr for_pe(sym_addr s, int pe, size_t bytes, const char* fn) const {
+    if (s.region != data_region || globals_ == nullptr || !globals_->needed(pe)) return s;
+    return translate_global(s, pe, bytes, fn);
+  }
   /// A load/store pointer to `pe`'s copy of the object at `s`, or nullptr when not mappable.
   void* mapped(sym_addr s, int pe) const {
     char* b = static_cast<char*>(mapped_[s.region][pe]);
@@ -111,6 +121,11 @@ class runtime {
   status start(int requested_thread_level);
   void stop();
   status exchange_region(int id, uintptr_t origin, size_t length);
+  /// Stops the job with one line when the PEs' job records disagree.
+  status check_job_records(const std::vector<job_record>& records);
+  /// Where PEs run different executables: exchanges their tables of global variables.
+  status exchange_global_symbols(const std::vector<job_record>& records);
+  sym_addr translate_global(sym_addr s, int pe, size_t bytes, const char* fn) const;
   /// Maps the peers' copies of `r` (region `id`) where they share this host, for load and store.
   status map_peers(int id, shared_region& r);
 
@@ -130,6 +145,7 @@ class runtime {
   shared_region sync_;         // the runtime's own words (barriers, collectives)
   shared_region attached_;     // the region attached after init (the DSM's frames; its owner keeps the fd)
   std::vector<std::function<void()>> finalizers_;
+  std::unique_ptr<global_translation> globals_;  // only where some PE runs another executable
   uintptr_t faulting_base_ = 0;
   size_t faulting_length_ = 0;
   bool uses_transport_ = false;

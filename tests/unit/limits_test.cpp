@@ -74,7 +74,7 @@ TEST(HostLimits, UnknownMemoryChecksNothing) {
 // first block was a null pointer.
 TEST(DsmBase, RejectedWithTheVariableNamed) {
   config c = defaults();
-  for (const char* bad : {"0", "0x1000", "abc", "-0x200000", "0x7fffffe00000", ""}) {
+  for (const char* bad : {"0", "0x1000", "abc", "-0x200000", "0xffffffe00000", ""}) {
     c.dsm_base = bad;
     status s = check_dsm_base(c, false);
     ASSERT_FALSE(s.ok()) << bad;

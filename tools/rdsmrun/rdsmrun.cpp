@@ -32,10 +32,12 @@ using namespace rdsm::detail;
 using clock_type = std::chrono::steady_clock;
 
 constexpr const char* usage =
-    "usage: rdsmrun -n N [--timeout S] [--] program [args...]\n"
+    "usage: rdsmrun -n N [--timeout S] [--] program [args...] [: -n M program2 [args...]]...\n"
     "\n"
     "Starts N PEs of `program` on this machine and connects them (RDSM_BOOT=launcher). Also installed as\n"
     "oshrun in the directory `rdsm-info --osh-path` prints. Across hosts use srun --mpi=pmix or mpirun.\n"
+    "After `:`, M more PEs run program2, numbered after the previous ones: e.g. an x86-64 build and an\n"
+    "aarch64 build under emulation in one job, `rdsmrun -n 2 ./app : -n 2 qemu-aarch64 ./app.arm64`.\n"
     "  -n, -np, --np N  number of PEs (required, at least 1); also -nN, --np=N\n"
     "  --timeout S      end the job after S seconds (exit status 124; more than 1e9 s is taken as 1e9 s); also\n"
     "                   --timeout=S\n"
@@ -60,10 +62,17 @@ constexpr const char* usage =
 // Longer than any job runs (31 years), and far from where a steady_clock time point overflows.
 constexpr double max_timeout_s = 1e9;
 
-struct options {
+/// A program and the number of PEs that run it; PEs are numbered in the order the programs are given.
+struct app {
   int n = 0;
-  std::optional<double> timeout;
   std::vector<std::string> argv;
+  std::string program;  // argv[0] as found on PATH
+};
+
+struct options {
+  int n = 0;  // PEs in all
+  std::optional<double> timeout;
+  std::vector<app> apps;
 };
 
 options parse_args(int argc, char** argv) {
@@ -115,7 +124,31 @@ options parse_args(int argc, char** argv) {
   }
   if (o.n == 0) die(2, "-n needs a positive number (the number of PEs); see rdsmrun --help");
   if (i >= argc) die(2, "no program given; see rdsmrun --help");
-  for (; i < argc; ++i) o.argv.emplace_back(argv[i]);
+  o.apps.push_back(app{o.n, {}, {}});
+  for (; i < argc; ++i) {
+    if (std::strcmp(argv[i], ":") != 0) {
+      o.apps.back().argv.emplace_back(argv[i]);
+      continue;
+    }
+    // Another program: `-n M [--] program [args...]`.
+    const std::string count = i + 1 < argc ? argv[++i] : "";
+    std::string value;
+    if (count == "-n" || count == "-np" || count == "--np")
+      value = i + 1 < argc ? argv[++i] : "";
+    else if (count.rfind("-n", 0) == 0)
+      value = count.substr(2);
+    else if (count.rfind("--np=", 0) == 0)
+      value = count.substr(5);
+    else
+      die(2, "after ':' give -n M and the next program; see rdsmrun --help");
+    double d = 0;
+    if (!number(value, d) || d < 1 || d != std::floor(d) || d > 1e6) die(2, "-n needs a positive number");
+    if (i + 1 < argc && std::strcmp(argv[i + 1], "--") == 0) ++i;
+    if (i + 1 >= argc || std::strcmp(argv[i + 1], ":") == 0) die(2, "no program given after ':'; see rdsmrun --help");
+    o.apps.push_back(app{static_cast<int>(d), {}, {}});
+    o.n += static_cast<int>(d);
+    if (o.n > 1000000) die(2, "more than 1000000 PEs in all");
+  }
   return o;
 }
 
@@ -219,7 +252,7 @@ class job final : public rdv::server_listener {
   explicit job(options o) : opts_(std::move(o)) {}
 
   int run() {
-    std::string program = resolve_program(opts_.argv[0]);
+    for (app& a : opts_.apps) a.program = resolve_program(a.argv[0]);
     std::string secret = make_secret();
     const config cfg = check_config(opts_.n, secret);
     make_job_dir(cfg);
@@ -254,7 +287,7 @@ class job final : public rdv::server_listener {
     std::string addr = "127.0.0.1:" + std::to_string(server_->port());
 
     pes_.resize(static_cast<size_t>(opts_.n));
-    for (int r = 0; r < opts_.n && !ending_; ++r) spawn(r, program, addr, secret);
+    for (int r = 0; r < opts_.n && !ending_; ++r) spawn(r, app_of(r), addr, secret);
     if (opts_.timeout) timeout_at_ = clock_type::now() + std::chrono::duration_cast<clock_type::duration>(
                                                                 std::chrono::duration<double>(*opts_.timeout));
     loop();
@@ -294,7 +327,15 @@ class job final : public rdv::server_listener {
   void on_warning(const std::string& line) override { std::fprintf(stderr, "rdsmrun: %s\n", line.c_str()); }
 
  private:
-  void spawn(int rank, const std::string& program, const std::string& addr, const std::string& secret) {
+  const app& app_of(int rank) const {
+    for (const app& a : opts_.apps) {
+      if (rank < a.n) return a;
+      rank -= a.n;
+    }
+    return opts_.apps.back();  // not reached: ranks are below the total
+  }
+
+  void spawn(int rank, const app& what, const std::string& addr, const std::string& secret) {
     int errpipe[2];
     if (::pipe2(errpipe, O_CLOEXEC) != 0) die(1, std::string("pipe2: ") + std::strerror(errno));
     pid_t parent = ::getpid();
@@ -327,9 +368,9 @@ class job final : public rdv::server_listener {
       ::setenv("RDSM_SIZE", std::to_string(opts_.n).c_str(), 1);
       ::setenv("RDSM_JOB_SECRET", secret.c_str(), 1);
       std::vector<char*> args;
-      for (auto& a : opts_.argv) args.push_back(const_cast<char*>(a.c_str()));
+      for (auto& a : what.argv) args.push_back(const_cast<char*>(a.c_str()));
       args.push_back(nullptr);
-      ::execv(program.c_str(), args.data());
+      ::execv(what.program.c_str(), args.data());
       int e = errno;
       ssize_t rc = ::write(errpipe[1], &e, sizeof e);
       (void)rc;
@@ -344,7 +385,7 @@ class job final : public rdv::server_listener {
     while (n < 0 && errno == EINTR);
     ::close(errpipe[0]);
     if (n == static_cast<ssize_t>(sizeof e))
-      end_job(e == ENOENT ? 127 : 126, "cannot execute '" + opts_.argv[0] + "': " + std::strerror(e));
+      end_job(e == ENOENT ? 127 : 126, "cannot execute '" + what.argv[0] + "': " + std::strerror(e));
   }
 
   void loop() {

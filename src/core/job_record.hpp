@@ -1,0 +1,51 @@
+// What the PEs of a job must agree on, exchanged at init in a record of fixed layout: PEs of different
+// architectures (x86-64 and aarch64 in one job) read it alike, and a job whose PEs disagree stops at init
+// with one line naming both values.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "common/config.hpp"
+
+namespace rdsm::detail {
+
+/// The version of everything whose layout crosses PEs: bootstrap records, the runtime's internal words,
+/// DSM protocol messages, directory and notice words, heap metadata. Raise it when one changes.
+inline constexpr uint32_t wire_layout_version = 1;
+
+/// One PE's record: fixed-width fields only, no padding, the same bytes on every architecture.
+struct job_record {
+  char magic[8];            // "rdsm-pe"
+  uint32_t layout_version;  // wire_layout_version of the PE's build
+  uint32_t byte_order;      // 0x01020304 as the PE stores it
+  uint32_t os_page_size;
+  uint32_t reserved;
+  uint64_t dsm_page_size;   // RDSM_DSM_PAGE_SIZE
+  uint64_t symmetric_size;  // SHMEM_SYMMETRIC_SIZE
+  uint64_t dsm_size;        // RDSM_DSM_SIZE
+  uint64_t executable;      // executable_identity(): PEs with equal values share their globals' layout
+  char dsm_base[24];        // RDSM_DSM_BASE as written
+  char consistency[16];     // RDSM_DSM_CONSISTENCY
+  char arch[16];            // "x86_64", "aarch64", ...
+};
+static_assert(sizeof(job_record) == 112, "job_record must have the same layout on every architecture");
+
+/// This PE's record.
+job_record job_record_make(const config& cfg, uint64_t executable);
+
+/// The architecture this build runs on ("x86_64", "aarch64" or "other").
+const char* build_arch();
+
+/// The first disagreement between the PEs' records, as one line naming both PEs, both values and the
+/// remedy; nullopt when they agree. `records[pe]` is PE `pe`'s record. The executables may differ.
+std::optional<std::string> job_records_disagree(const std::vector<job_record>& records);
+
+/// The PE that reports a disagreement: the lowest one whose record differs from PE 0's (every PE finds the
+/// same), or -1.
+int job_records_reporter(const std::vector<job_record>& records);
+
+}  // namespace rdsm::detail
