@@ -19,20 +19,17 @@ inline void line_dc_cvac(uintptr_t p) { asm volatile("dc cvac, %0" : : "r"(p) : 
 inline void line_dc_civac(uintptr_t p) { asm volatile("dc civac, %0" : : "r"(p) : "memory"); }
 #endif
 
-// Calls `line` for the start of every cache line [begin, end) touches.
+// Calls `line` for the start of every cache line [begin, end) touches; returns how many times it did.
+// The hooks count lines with this return value, so their counter is the loop's own step count (what
+// the tests check against line arithmetic), not a separate computation of it.
 template <class F>
-inline void for_each_line(byte_range r, size_t line_size, F line) {
-  if (r.length == 0) return;
+inline size_t for_each_line(byte_range r, size_t line_size, F line) {
+  if (r.length == 0) return 0;
   const uintptr_t begin = reinterpret_cast<uintptr_t>(r.base);
   const uintptr_t end = begin + r.length;
-  for (uintptr_t p = begin & ~(uintptr_t{line_size} - 1); p < end; p += line_size) line(p);
-}
-
-size_t lines_of(byte_range r, size_t line_size) {
-  if (r.length == 0) return 0;
-  const uintptr_t begin = reinterpret_cast<uintptr_t>(r.base) & ~(uintptr_t{line_size} - 1);
-  const uintptr_t end = reinterpret_cast<uintptr_t>(r.base) + r.length;
-  return (end - begin + line_size - 1) / line_size;
+  size_t steps = 0;
+  for (uintptr_t p = begin & ~(uintptr_t{line_size} - 1); p < end; p += line_size, ++steps) line(p);
+  return steps;
 }
 
 // Hook state: mode is written once at init; counters are statistics only (relaxed).
@@ -49,6 +46,25 @@ bool enabled_for(cache_mode mode) {
     case cache_mode::auto_: break;
   }
   return !cache_detect().dma_coherent;
+}
+
+// cache_issue, returning the lines stepped (`none` steps the lines too, issuing nothing).
+size_t issue_counted(cache_insn insn, byte_range range) {
+  if (!cache_insn_available(insn))
+    fatal("cachectl: %s is not available on this CPU (cache_insn_available says which are)", cache_insn_name(insn));
+  const size_t line = cache_detect().line_size;
+  switch (insn) {
+#if defined(__x86_64__) || defined(__i386__)
+    case cache_insn::clflush: return for_each_line(range, line, [](uintptr_t p) { line_clflush(p); });
+    case cache_insn::clflushopt: return for_each_line(range, line, [](uintptr_t p) { line_clflushopt(p); });
+    case cache_insn::clwb: return for_each_line(range, line, [](uintptr_t p) { line_clwb(p); });
+#elif defined(__aarch64__)
+    case cache_insn::dc_cvac: return for_each_line(range, line, [](uintptr_t p) { line_dc_cvac(p); });
+    case cache_insn::dc_civac: return for_each_line(range, line, [](uintptr_t p) { line_dc_civac(p); });
+#endif
+    default: break;  // none (unavailable instructions were rejected above)
+  }
+  return for_each_line(range, line, [](uintptr_t) {});
 }
 
 }  // namespace
@@ -100,23 +116,7 @@ cache_insn cache_choose(cache_op op) {
   return cache_insn::none;
 }
 
-void cache_issue(cache_insn insn, [[maybe_unused]] byte_range range) {
-  if (!cache_insn_available(insn))
-    fatal("cachectl: %s is not available on this CPU (cache_insn_available says which are)", cache_insn_name(insn));
-  [[maybe_unused]] const size_t line = cache_detect().line_size;
-  switch (insn) {
-    case cache_insn::none: break;
-#if defined(__x86_64__) || defined(__i386__)
-    case cache_insn::clflush: for_each_line(range, line, [](uintptr_t p) { line_clflush(p); }); break;
-    case cache_insn::clflushopt: for_each_line(range, line, [](uintptr_t p) { line_clflushopt(p); }); break;
-    case cache_insn::clwb: for_each_line(range, line, [](uintptr_t p) { line_clwb(p); }); break;
-#elif defined(__aarch64__)
-    case cache_insn::dc_cvac: for_each_line(range, line, [](uintptr_t p) { line_dc_cvac(p); }); break;
-    case cache_insn::dc_civac: for_each_line(range, line, [](uintptr_t p) { line_dc_civac(p); }); break;
-#endif
-    default: break;  // not reachable: unavailable instructions were rejected above
-  }
-}
+void cache_issue(cache_insn insn, byte_range range) { (void)issue_counted(insn, range); }
 
 void cache_fence() {
 #if defined(__x86_64__) || defined(__i386__)
@@ -170,16 +170,18 @@ bool cache_maintenance_enabled() {
 
 void before_dma_read(byte_range range) {
   if (!cache_maintenance_enabled() || range.length == 0) return;
-  cache_clean(range);
+  const size_t lines = issue_counted(cache_choose(cache_op::clean), range);
+  cache_fence();
   g_cleans.fetch_add(1, std::memory_order_relaxed);
-  g_lines.fetch_add(lines_of(range, cache_detect().line_size), std::memory_order_relaxed);
+  g_lines.fetch_add(lines, std::memory_order_relaxed);
 }
 
 void after_dma_write(byte_range range) {
   if (!cache_maintenance_enabled() || range.length == 0) return;
-  cache_invalidate(range);
+  const size_t lines = issue_counted(cache_choose(cache_op::invalidate), range);
+  cache_fence();
   g_invalidates.fetch_add(1, std::memory_order_relaxed);
-  g_lines.fetch_add(lines_of(range, cache_detect().line_size), std::memory_order_relaxed);
+  g_lines.fetch_add(lines, std::memory_order_relaxed);
 }
 
 cache_hook_stats cache_hook_counters() {

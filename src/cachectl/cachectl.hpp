@@ -116,7 +116,7 @@ void after_dma_write(byte_range range);
 struct cache_hook_stats {
   uint64_t cleans = 0;       // before_dma_read calls that maintained
   uint64_t invalidates = 0;  // after_dma_write calls that maintained
-  uint64_t lines = 0;        // cache lines covered by those calls
+  uint64_t lines = 0;        // cache lines the maintenance loop of those calls stepped (one per line touched)
 };
 cache_hook_stats cache_hook_counters();
 void cache_hook_counters_reset();

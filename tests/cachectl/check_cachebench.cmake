@@ -13,7 +13,7 @@ file(WRITE ${OUT}/stderr.txt "${err}")
 if(NOT rc EQUAL 0)
   message(FATAL_ERROR "rdsm-cachebench exited with ${rc}:\n${err}")
 endif()
-foreach(expected "# instructions:" "# hypervisor:" "== experiment: pages ==" "== experiment: order =="
+foreach(expected "# instructions:" "# hypervisor:" "# emulated: " "== experiment: pages ==" "== experiment: order =="
                  "== experiment: primitive ==")
   string(FIND "${out}" "${expected}" at)
   if(at EQUAL -1)
@@ -22,6 +22,18 @@ foreach(expected "# instructions:" "# hypervisor:" "== experiment: pages ==" "==
 endforeach()
 
 file(STRINGS ${OUT}/cachebench.csv lines)
+# Under a user-mode emulator (qemu-user) the CSV starts with "# emulated: ..." before the header, and
+# only then; on hardware it starts with the header.
+string(FIND "${out}" "# emulated: yes" emulated)
+list(GET lines 0 first)
+if(NOT emulated EQUAL -1)
+  if(NOT first MATCHES "^# emulated: timings under qemu-user are not hardware timings")
+    message(FATAL_ERROR "emulated run, but the CSV does not say so first:\n  ${first}")
+  endif()
+  list(POP_FRONT lines first)
+elseif(first MATCHES "^#")
+  message(FATAL_ERROR "CSV of a run on hardware starts with a comment:\n  ${first}")
+endif()
 list(POP_FRONT lines header)
 set(want "experiment,primitive,instruction,state,metric,order,pages,bytes,samples,min_ns,p10_ns,p50_ns,p90_ns,p99_ns,max_ns,mean_ns,p50_ns_per_page,p99_ns_per_page")
 if(NOT header STREQUAL want)

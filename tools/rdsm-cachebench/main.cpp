@@ -53,6 +53,9 @@ options:
   --csv FILE           write every point as CSV
   --plot DIR           write PNG plots (and their data and gnuplot script) into DIR; needs gnuplot
   --quick              short run: <= 256 pages, orders 0..8, sizes 64,4K,64K, 10 samples
+  --emulated WORD      auto|yes|no: whether this runs under a user-mode emulator such as qemu-user,
+                       whose timings are not hardware timings (default auto: an aarch64 build whose
+                       /proc/cpuinfo names no ARM "CPU implementer" is emulated; other builds: no)
   --help               this text
 Times are ns; "per page" divides by the pages of the mapping.
 )";
@@ -70,6 +73,7 @@ struct options {
   double budget_ms = 1500;
   int cpu = -1;
   std::string csv, plot_dir;
+  std::string emulated = "auto";
 };
 
 [[noreturn]] void usage_error(const std::string& message) {
@@ -118,7 +122,7 @@ options parse(int argc, char** argv) {
     }
     static const char* const k_flags[] = {"--experiments", "--order", "--min-pages", "--max-pages", "--pages",
                                           "--max-order", "--sizes", "--insn", "--reps", "--min-reps",
-                                          "--budget-ms", "--cpu", "--csv", "--plot"};
+                                          "--budget-ms", "--cpu", "--csv", "--plot", "--emulated"};
     if (std::find(std::begin(k_flags), std::end(k_flags), a) == std::end(k_flags)) usage_error("unknown option " + a);
     if (eq == std::string::npos) {
       if (i + 1 >= argc) usage_error(a + " needs a value");
@@ -179,6 +183,9 @@ options parse(int argc, char** argv) {
       o.csv = value;
     } else if (flag == "--plot") {
       o.plot_dir = value;
+    } else if (flag == "--emulated") {
+      if (value != "auto" && value != "yes" && value != "no") usage_error("--emulated " + value + ": expected auto, yes or no");
+      o.emulated = value;
     } else {
       usage_error("unknown option " + flag);
     }
@@ -284,6 +291,7 @@ void primitive_experiment(const options& o, std::vector<row>& rows) {
   std::vector<char> storage(largest + page);
   char* buf = reinterpret_cast<char*>((reinterpret_cast<uintptr_t>(storage.data()) + page - 1) & ~(page - 1));
   const cache_insn evict = detail::cache_choose(cache_op::clean_invalidate);
+  const size_t line = detail::cache_detect().line_size;
   const char* states[] = {"dirty", "clean", "uncached"};
   size_t total = 0;
   for (cache_op op : {cache_op::clean, cache_op::invalidate, cache_op::clean_invalidate})
@@ -305,7 +313,7 @@ void primitive_experiment(const options& o, std::vector<row>& rows) {
               detail::cache_issue(evict, range);  // written back and evicted: uncached
               detail::cache_fence();
               if (std::strcmp(state, "clean") == 0)  // read back: cached and clean
-                for (uint64_t off = 0; off < size; off += 64) sink = sink + buf[off];
+                for (uint64_t off = 0; off < size; off += line) sink = sink + buf[off];
             }
             detail::cache_fence();
             const double t0 = now_ns();
@@ -343,6 +351,27 @@ std::string first_line(const char* path) {
   return line;
 }
 
+// Whether the process runs under a user-mode emulator, and how that was decided.
+struct emulation {
+  bool emulated = false;
+  std::string why;
+};
+
+emulation detect_emulation(const std::string& word) {
+  if (word != "auto") return {word == "yes", "--emulated " + word};
+#if defined(__aarch64__)
+  // qemu-user passes the host's /proc/cpuinfo through (an x86 host's has vendor_id, flags, ...); an
+  // arm64 kernel lists "CPU implementer" for every CPU. No EL0 register tells emulation apart.
+  std::ifstream f("/proc/cpuinfo");
+  std::string line;
+  while (std::getline(f, line))
+    if (line.rfind("CPU implementer", 0) == 0) return {false, "/proc/cpuinfo has a \"CPU implementer\" line"};
+  return {true, "/proc/cpuinfo has no \"CPU implementer\" line"};
+#else
+  return {false, std::string("not checked on ") + detail::cache_detect().arch};
+#endif
+}
+
 int run(int argc, char** argv) {
   const options o = parse(argc, argv);
   if (o.cpu >= 0) {
@@ -359,6 +388,16 @@ int run(int argc, char** argv) {
   std::printf("\n# timer: CLOCK_MONOTONIC, back-to-back reads %.0f ns (included in every sample)\n", overhead);
   std::printf("# load average: %s\n", first_line("/proc/loadavg").c_str());
   std::printf("# pages/order experiments clean with: %s\n", detail::cache_insn_name(o.insn));
+  const emulation emu = detect_emulation(o.emulated);
+  constexpr const char* k_emulated_note = "timings under qemu-user are not hardware timings";
+  if (emu.emulated) {
+    std::printf("# emulated: yes (%s): %s\n", emu.why.c_str(), k_emulated_note);
+    std::fprintf(stderr, "rdsm-cachebench: warning: running under a user-mode emulator (%s): %s; the emulator has "
+                 "no cache model, so these numbers say nothing about cache maintenance on hardware\n",
+                 emu.why.c_str(), k_emulated_note);
+  } else {
+    std::printf("# emulated: no (%s)\n", emu.why.c_str());
+  }
   const bool vm = f.hypervisor == detail::cache_features::tristate::yes;
   if (vm)
     std::fprintf(stderr,
@@ -395,7 +434,9 @@ int run(int argc, char** argv) {
   int rc = 0;
   std::string error;
   if (!o.csv.empty()) {
-    if (write_csv(o.csv, rows, error)) {
+    std::vector<std::string> comments;
+    if (emu.emulated) comments.push_back(std::string("emulated: ") + k_emulated_note + " (" + emu.why + ")");
+    if (write_csv(o.csv, rows, comments, error)) {
       std::fprintf(stderr, "rdsm-cachebench: wrote %s (%zu rows)\n", o.csv.c_str(), rows.size());
     } else {
       std::fprintf(stderr, "rdsm-cachebench: %s\n", error.c_str());
@@ -404,7 +445,8 @@ int run(int argc, char** argv) {
   }
   if (!o.plot_dir.empty()) {
     std::string note = (f.model.empty() ? std::string(f.arch) : f.model) +
-                       (vm ? ", virtual machine (" + f.hypervisor_vendor + ")" : std::string());
+                       (vm ? ", virtual machine (" + f.hypervisor_vendor + ")" : std::string()) +
+                       (emu.emulated ? std::string(", EMULATED: ") + k_emulated_note : std::string());
     if (write_plots(o.plot_dir, rows, note, error))
       std::fprintf(stderr, "rdsm-cachebench: wrote plots into %s\n", o.plot_dir.c_str());
     else

@@ -153,12 +153,14 @@ std::string csv_header() {
          "p99_ns,max_ns,mean_ns,p50_ns_per_page,p99_ns_per_page";
 }
 
-bool write_csv(const std::string& path, const std::vector<row>& rows, std::string& error) {
+bool write_csv(const std::string& path, const std::vector<row>& rows, const std::vector<std::string>& comments,
+               std::string& error) {
   std::ofstream f(path);
   if (!f) {
     error = "cannot write " + path + ": " + std::strerror(errno);
     return false;
   }
+  for (const std::string& c : comments) f << "# " << c << '\n';
   f << csv_header() << '\n';
   for (const row& r : rows)
     f << r.experiment << ',' << r.primitive << ',' << r.instruction << ',' << r.state << ',' << r.metric << ','

@@ -27,9 +27,11 @@ struct row {
   summary s;
 };
 
-/// The CSV header line (without newline); write_csv writes it and one line per row.
+/// The CSV header line (without newline); write_csv writes it and one line per row, after one
+/// "# <comment>" line per comment (only when there are any: the emulation warning).
 std::string csv_header();
-bool write_csv(const std::string& path, const std::vector<row>& rows, std::string& error);
+bool write_csv(const std::string& path, const std::vector<row>& rows, const std::vector<std::string>& comments,
+               std::string& error);
 
 /// Prints one table per experiment to stdout.
 void print_table(const std::vector<row>& rows);
