@@ -373,6 +373,7 @@ struct fault_seen {
   int count = 0;
   std::optional<bool> esr;
   mem_access decoded = mem_access::unknown;
+  uintptr_t pc = 0;
 };
 fault_seen seen;
 
@@ -383,6 +384,7 @@ void on_test_segv(int, siginfo_t*, void* context) {
   uint32_t insn = 0;
   std::memcpy(&insn, reinterpret_cast<const void*>(uc->uc_mcontext.pc), sizeof insn);
   seen.decoded = aarch64_insn_access(insn);
+  seen.pc = uc->uc_mcontext.pc;
   ++seen.count;
   mprotect(seen.page, seen.page_size, PROT_READ | PROT_WRITE);  // the instruction then runs again
 }
@@ -404,48 +406,66 @@ class AccessDecodeFault : public ::testing::Test {
     sigaction(SIGSEGV, &previous_, nullptr);
     munmap(seen.page, seen.page_size);
   }
-  // One fault, classified `expected` by the decoder and, where there is an ESR record, by it (when
-  // `check_esr`: an atomic's permission fault may be reported on its read).
-  void expect_fault(mem_access expected, bool check_esr = true) {
+  // One fault at `insn` (the faulting instruction's address), classified `expected` by the decoder and,
+  // where there is an ESR record, by it (when `check_esr`: an atomic's permission fault may be reported on
+  // its read).
+  void expect_fault(const void* insn, mem_access expected, bool check_esr = true) {
     EXPECT_EQ(seen.count, 1);
+    EXPECT_EQ(seen.pc, reinterpret_cast<uintptr_t>(insn)) << "the PC the signal frame gives";
     EXPECT_STREQ(name(seen.decoded), name(expected));
-    if (check_esr && seen.esr.has_value()) EXPECT_EQ(*seen.esr, expected == write);
+    if (check_esr && seen.esr.has_value()) {
+      EXPECT_EQ(*seen.esr, expected == write);
+    }
     std::printf("  [ESR record %s]\n", seen.esr.has_value() ? "present" : "absent: decoded at the PC");
   }
   struct sigaction previous_{};
 };
 
 TEST_F(AccessDecodeFault, AStoreIsAWrite) {
-  asm volatile("str %1, [%0]" : : "r"(seen.page), "r"(uint64_t{7}) : "memory");
-  expect_fault(write);
+  const void* at = nullptr;
+  asm volatile("adr %0, 1f\n1: str %2, [%1]" : "=&r"(at) : "r"(seen.page), "r"(uint64_t{7}) : "memory");
+  expect_fault(at, write);
   EXPECT_EQ(*static_cast<uint64_t*>(seen.page), 7u);
 }
 
 TEST_F(AccessDecodeFault, ALoadIsARead) {
+  const void* at = nullptr;
   uint64_t v = 1;
-  asm volatile("ldr %0, [%1]" : "=r"(v) : "r"(seen.page) : "memory");
-  expect_fault(read);
+  asm volatile("adr %0, 1f\n1: ldr %1, [%2]" : "=&r"(at), "=&r"(v) : "r"(seen.page) : "memory");
+  expect_fault(at, read);
   EXPECT_EQ(v, 0u);
 }
 
 TEST_F(AccessDecodeFault, APairStoreIsAWrite) {
-  asm volatile("stp %1, %1, [%0]" : : "r"(seen.page), "r"(uint64_t{3}) : "memory");
-  expect_fault(write);
-}
-
-TEST_F(AccessDecodeFault, DcZvaIsAWrite) {
-  uint64_t dczid = 0;
-  asm volatile("mrs %0, dczid_el0" : "=r"(dczid));
-  if ((dczid & 16) != 0) GTEST_SKIP() << "DC ZVA is prohibited here (DCZID_EL0.DZP)";
-  asm volatile("dc zva, %0" : : "r"(seen.page) : "memory");
-  expect_fault(write);
+  const void* at = nullptr;
+  asm volatile("adr %0, 1f\n1: stp %2, %2, [%1]" : "=&r"(at) : "r"(seen.page), "r"(uint64_t{3}) : "memory");
+  expect_fault(at, write);
 }
 
 TEST_F(AccessDecodeFault, AnAtomicAddIsAWrite) {
   if ((getauxval(AT_HWCAP) & HWCAP_ATOMICS) == 0) GTEST_SKIP() << "no LSE atomics";
+  const void* at = nullptr;
   uint64_t old = 0;
-  asm volatile(".arch_extension lse\n ldadd %1, %0, [%2]" : "=&r"(old) : "r"(uint64_t{1}), "r"(seen.page) : "memory");
-  expect_fault(write, false);
+  asm volatile(".arch_extension lse\n adr %0, 1f\n1: ldadd %2, %1, [%3]"
+               : "=&r"(at), "=&r"(old)
+               : "r"(uint64_t{1}), "r"(seen.page)
+               : "memory");
+  expect_fault(at, write, false);
+}
+
+// qemu-user 7.2 reports a faulting DC ZVA at the PC of an instruction before it (its helper does not
+// restore the PC), so the decoder sees another instruction; fault.cpp then falls back on the page state
+// when the word there reads as a load. Skipped where that happens, as the test cannot tell the decoder's
+// answer from the emulator's.
+TEST_F(AccessDecodeFault, DcZvaIsAWrite) {
+  uint64_t dczid = 0;
+  asm volatile("mrs %0, dczid_el0" : "=r"(dczid));
+  if ((dczid & 16) != 0) GTEST_SKIP() << "DC ZVA is prohibited here (DCZID_EL0.DZP)";
+  const void* at = nullptr;
+  asm volatile("adr %0, 1f\n1: dc zva, %1" : "=&r"(at) : "r"(seen.page) : "memory");
+  if (seen.pc != reinterpret_cast<uintptr_t>(at) && !seen.esr.has_value())
+    GTEST_SKIP() << "the fault's PC is not the DC ZVA's (qemu-user)";
+  expect_fault(at, write);
 }
 #endif
 
