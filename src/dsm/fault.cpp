@@ -15,11 +15,13 @@
 #include <cerrno>
 #include <climits>
 #include <cstring>
+#include <optional>
 
 #include "common/cpu.hpp"
 #include "common/log.hpp"
 #include "core/runtime.hpp"
 #include "core/watch.hpp"
+#include "dsm/access_decode.hpp"
 #include "dsm/region_memory.hpp"
 
 namespace rdsm::detail::dsm {
@@ -28,19 +30,36 @@ namespace {
 struct sigaction previous{};
 std::atomic<space*> active{nullptr};
 
-// Whether the faulting access was a write, from the CPU's fault information where the platform gives it;
-// otherwise inferred from the page's state (a fault on a readable page is a write; on an unreadable page
-// it is served as a read first, and a write faults once more).
+// Whether the faulting access was a write. On x86-64, from the page-fault error code. On aarch64, from the
+// first of these that answers: the ESR record the kernel puts in the signal frame (absent under qemu-user
+// and on kernels that give none); the instruction at the PC, decoded (it has just faulted there, so its text
+// is mapped, and readable as all code is unless mapped execute-only); the page's state. The last is what
+// other architectures get: a fault on a readable page is a write; on an unreadable page it is served as a
+// read first, and a write faults once more. Signal context: no allocation, no lock.
 bool write_access(void* context, [[maybe_unused]] page_state s) {
 #if defined(__x86_64__)
   const auto* uc = static_cast<const ucontext_t*>(context);
   return (uc->uc_mcontext.gregs[REG_ERR] & 2) != 0;
 #elif defined(__aarch64__)
   const auto* uc = static_cast<const ucontext_t*>(context);
-  const auto* head = reinterpret_cast<const _aarch64_ctx*>(uc->uc_mcontext.__reserved);
-  while (head->magic != 0) {
-    if (head->magic == ESR_MAGIC) return (reinterpret_cast<const esr_context*>(head)->esr >> 6 & 1) != 0;
-    head = reinterpret_cast<const _aarch64_ctx*>(reinterpret_cast<const char*>(head) + head->size);
+  const auto* reserved = reinterpret_cast<const unsigned char*>(uc->uc_mcontext.__reserved);
+  if (const std::optional<bool> esr = esr_write_from_records(reserved, sizeof uc->uc_mcontext.__reserved))
+    return *esr;
+  uint32_t insn = 0;
+  std::memcpy(&insn, reinterpret_cast<const void*>(uc->uc_mcontext.pc), sizeof insn);
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+  insn = __builtin_bswap32(insn);  // A64 instructions are little-endian in memory whatever the data order
+#endif
+  switch (aarch64_insn_access(insn)) {
+    case mem_access::write:
+      return true;
+    case mem_access::read:
+      // A read does not fault on a readable page. The PC may not be the faulting instruction's: qemu-user
+      // 7.2 reports a faulting DC ZVA (memset) at an earlier instruction's PC, and serving that as a read
+      // again and again would never let the DC ZVA run.
+      return s == page_state::shared;
+    case mem_access::unknown:
+      break;
   }
   return s == page_state::shared;
 #else
