@@ -58,6 +58,12 @@ typedef struct {
   uint64_t diff_bytes;      /* bytes carried by those diffs */
   uint64_t notices;         /* write notices published at releases */
   uint64_t requests_served; /* read and write requests this PE handled as a home (sequential mode) */
+  /* Cache maintenance (RDSM_CACHE_MAINTENANCE) around pages that cross through the network, counted since the
+     process started: cleans before the NIC reads a range, invalidations after it wrote one, cache lines
+     covered by both. Zero where maintenance is off (x86 by default). */
+  uint64_t cache_cleans;
+  uint64_t cache_invalidates;
+  uint64_t cache_lines;
 } rdsm_dsm_stats_t;
 
 /* Collective. Returns the same address on every PE, zero-filled memory, or NULL (with one warning naming

@@ -3,6 +3,7 @@
 
 #include <unistd.h>
 
+#include <cfloat>
 #include <cstring>
 
 #include "common/log.hpp"
@@ -40,7 +41,7 @@ std::optional<std::string> compare(const job_record& x, int a, const job_record&
     return differ("RDSM_DSM_PAGE_SIZE", num(x.dsm_page_size), num(y.dsm_page_size),
                   "set it to the same value for every PE");
   const uint64_t largest_page = std::max(x.os_page_size, y.os_page_size);
-  if (x.dsm_page_size % largest_page != 0)
+  if (x.os_page_size != y.os_page_size && x.dsm_page_size % largest_page != 0)
     return differ("the system page size", num(x.os_page_size), num(y.os_page_size),
                   format("set RDSM_DSM_PAGE_SIZE to a multiple of %llu for every PE",
                          static_cast<unsigned long long>(largest_page))
@@ -76,6 +77,7 @@ job_record job_record_make(const config& cfg, uint64_t executable) {
   r.layout_version = wire_layout_version;
   r.byte_order = 0x01020304;
   r.os_page_size = static_cast<uint32_t>(sysconf(_SC_PAGESIZE));
+  r.long_double_digits = LDBL_MANT_DIG;
   r.dsm_page_size = cfg.dsm_page_size;
   r.symmetric_size = cfg.symmetric_size;
   r.dsm_size = cfg.dsm_size;

@@ -23,7 +23,7 @@ struct job_record {
   uint32_t layout_version;  // wire_layout_version of the PE's build
   uint32_t byte_order;      // 0x01020304 as the PE stores it
   uint32_t os_page_size;
-  uint32_t reserved;
+  uint32_t long_double_digits;  // LDBL_MANT_DIG: 64 on x86-64, 113 on aarch64 (not checked: see runtime)
   uint64_t dsm_page_size;   // RDSM_DSM_PAGE_SIZE
   uint64_t symmetric_size;  // SHMEM_SYMMETRIC_SIZE
   uint64_t dsm_size;        // RDSM_DSM_SIZE

@@ -111,6 +111,8 @@ status runtime::start(int requested_thread_level) {
     addresses[pe].erase(0, sizeof(job_record));
   }
   RDSM_TRY(check_job_records(records));
+  for (const job_record& r : records)
+    long_double_differs_ = long_double_differs_ || r.long_double_digits != records[my_pe_].long_double_digits;
   RDSM_TRY(net_->connect(addresses));
   RDSM_TRY(exchange_global_symbols(records));
 

@@ -64,6 +64,9 @@ class runtime {
   bool oversubscribed() const;
   /// True when some peer's region is reached through UCX, whose emulated operations need this PE's CPU.
   bool uses_transport() const { return uses_transport_; }
+  /// True when some PE's long double has another format than this PE's (x86-64's 80-bit extended against
+  /// aarch64's 128-bit quad): their values cannot be combined.
+  bool long_double_differs() const { return long_double_differs_; }
   /// Transport stream for the runtime's own synchronization signals (barrier epochs): separate from the
   /// default context, so a user's shmem_quiet does not wait for them.
   int internal_stream() const { return internal_stream_; }
@@ -149,6 +152,7 @@ class runtime {
   uintptr_t faulting_base_ = 0;
   size_t faulting_length_ = 0;
   bool uses_transport_ = false;
+  bool long_double_differs_ = false;
   int internal_stream_ = 0;
   uintptr_t base_[n_regions] = {};
   size_t length_[n_regions] = {};

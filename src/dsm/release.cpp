@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "cachectl/cachectl.hpp"
 #include "common/log.hpp"
 #include "dsm/diff.hpp"
 #include "rdsm/dsm.h"
@@ -210,12 +211,34 @@ void release_protocol::track_new_copies() {
   }
 }
 
+void release_protocol::clean_home_frames() {
+  // Where the NIC does not snoop the CPU caches, a peer's read of a home frame through the network sees
+  // memory, not this CPU's caches. A home writes its untracked pages without faulting, so every frame it can
+  // write is cleaned, in runs, before its writes are published (maintenance only: never on x86 by default).
+  if (!cache_maintenance_enabled()) return;
+  const uint32_t n = pages_.pages();
+  for (uint32_t page = 0; page < n;) {
+    auto writable = [&](uint32_t p) {
+      return pages_.home(p) == my_pe_ && pages_.state(p) == page_state::modified;
+    };
+    if (!writable(page)) {
+      ++page;
+      continue;
+    }
+    uint32_t end = page + 1;
+    while (end < n && writable(end)) ++end;
+    mem_.written_locally(pages_.frame(page), static_cast<size_t>(end - page) * pages_.page_size());
+    page = end;
+  }
+}
+
 void release_protocol::release() {
   std::vector<uint32_t> notices;
   notices.swap(flushed_);
   release_copies(notices);
   track_new_copies();
   release_home_pages(notices);
+  clean_home_frames();
   if (notices.empty()) return;
   rings_.publish(notices);
   stats_.notices.fetch_add(notices.size(), std::memory_order_relaxed);

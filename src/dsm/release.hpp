@@ -29,6 +29,8 @@ class release_protocol {
   void forget(uint32_t first, uint32_t n);
 
  private:
+  /// Cleans the home frames this PE may have written, where cache maintenance is on.
+  void clean_home_frames();
   void fetch_copies(uint32_t page, uint32_t n, page_state opened);  // opened invalid: left unmapped
   void make_twin(uint32_t page);
   void populate(std::vector<uint8_t>& ready, char* base, uint32_t page, uint32_t n);

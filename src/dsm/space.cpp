@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "cachectl/cachectl.hpp"
 #include "common/log.hpp"
 #include "core/memory.hpp"
 #include "core/rma.hpp"
@@ -354,6 +355,10 @@ void space::stats(rdsm_dsm_stats_t* out) const {
   out->diff_bytes = stats_.diff_bytes.load();
   out->notices = stats_.notices.load();
   out->requests_served = stats_.requests_served.load();
+  const cache_hook_stats cache = cache_hook_counters();
+  out->cache_cleans = cache.cleans;
+  out->cache_invalidates = cache.invalidates;
+  out->cache_lines = cache.lines;
 }
 
 bool space::resolve_home(uint32_t page) {

@@ -87,8 +87,19 @@ void combine(void* acc, const void* in, size_t n) {
   for (size_t i = 0; i < n; ++i) a[i] = Op<T>::apply(a[i], b[i]);
 }
 
+// long double has one format per architecture: a job of x86-64 and aarch64 PEs cannot combine its values.
+template <class T>
+void check_representation(const char* fn) {
+  if constexpr (std::is_same_v<T, long double>)
+    if (runtime::get().long_double_differs())
+      fatal("%s: long double has different formats on this job's PEs (x86-64: 80-bit extended, aarch64: 128-bit "
+            "quad), so their values cannot be combined; reduce double instead",
+            fn);
+}
+
 template <class T, template <class> class Op>
 void reduce(const char* fn, group& g, T* dest, const T* source, size_t n) {
+  check_representation<T>(fn);
   group_reduce(fn, g, dest, source, n, sizeof(T), &combine<T, Op>);
 }
 
@@ -97,6 +108,7 @@ void reduce(const char* fn, group& g, T* dest, const T* source, size_t n) {
 // until every member has read the sources it needs.
 template <class T>
 void scan(const char* fn, group& g, T* dest, const T* source, size_t n, bool inclusive) {
+  check_representation<T>(fn);
   std::vector<T> sum(n, T());
   std::vector<T> in(n);
   group_sync(fn, g);

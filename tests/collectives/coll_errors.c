@@ -17,6 +17,11 @@ int main(int argc, char **argv) {
     shmem_broadcast64(dst, src, 4, -1, 0, 0, n, psync);
   } else if (strcmp(mode, "bad_active_set") == 0) {
     shmem_barrier(0, 1, n, psync); /* PEs 0, 2, .., 2(n-1): past the world */
+  } else if (strcmp(mode, "longdouble_sum") == 0) { /* refused only where PEs' long double formats differ */
+    static long double ld_src[2] = {1.5L, 2.5L}, ld_dst[2];
+    shmem_longdouble_sum_reduce(SHMEM_TEAM_WORLD, ld_dst, ld_src, 2);
+    shmem_barrier_all();
+    printf("PE %d: long double sum %.1Lf\n", shmem_my_pe(), ld_dst[0]);
   } else if (strcmp(mode, "ctx_pe_outside_team") == 0) {
     shmem_team_t t;
     shmem_ctx_t ctx;

@@ -6,6 +6,8 @@
 # second); PER_HOST=n means LAYOUT=n,n (the default is 1,1). With EXPECT_FAILURE=1 the job must end by
 # itself (no PE hung until PE_TIMEOUT) with some PE failing, and PE 0 must print the expected line.
 # Needs root and iproute2; exits 77 (skipped) otherwise.
+# PROGRAM_<h>="<command words>" runs that instead of <program> on host h (e.g. PROGRAM_1="qemu-aarch64
+# build-aarch64/examples/demo": a mixed-architecture job).
 # Usage: [LAYOUT=a,b,..|PER_HOST=n] [PE_TIMEOUT=s] [EXPECT_FAILURE=1] netns_job.sh <program> <expected line
 #        of PE 0's output> [program arguments...]
 # (rdsm-bench run dsm --netns uses it too.)
@@ -54,9 +56,12 @@ common=(RDSM_BOOT=tcp RDSM_BOOT_ADDR=10.213.0.1:47931 RDSM_SIZE=$total RDSM_JOB_
 pids=""
 rank=0
 for h in "${!layout[@]}"; do
+  cmd=("$prog")
+  own="PROGRAM_$h"
+  [ -z "${!own:-}" ] || read -r -a cmd <<<"${!own}"
   for _ in $(seq "${layout[$h]}"); do
     ip netns exec "${hosts[$h]}" env "${common[@]}" RDSM_RANK="$rank" RDSM_HOST_ID="${hosts[$h]}" \
-      UCX_NET_DEVICES="${tag}e$h" timeout "${PE_TIMEOUT:-120}" "$prog" "$@" >"$work/pe$rank" 2>&1 &
+      UCX_NET_DEVICES="${tag}e$h" timeout "${PE_TIMEOUT:-120}" "${cmd[@]}" "$@" >"$work/pe$rank" 2>&1 &
     pids="$pids $!"
     rank=$((rank + 1))
   done
