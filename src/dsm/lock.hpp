@@ -16,6 +16,8 @@ struct alignas(64) queue_lock {
   uint64_t waiting;  // 1 while this PE waits for its predecessor's hand-off
   uint64_t home;     // the PE holding `tail` (the same value in every PE)
 };
+// Symmetric and read by peers, also of other architectures (core/job_record.hpp's wire_layout_version).
+static_assert(sizeof(queue_lock) == 64, "queue_lock must have one layout on every architecture");
 
 queue_lock* queue_lock_create(const char* fn);
 void queue_lock_destroy(const char* fn, queue_lock* lock);

@@ -28,6 +28,9 @@ struct message {
   uint32_t version = 0;     // read_grant/write_grant: the home copy's version; write_req: the copy's
 };
 
+// Crosses PEs, also of different architectures (core/job_record.hpp's wire_layout_version covers it).
+static_assert(sizeof(message) == 12 && alignof(message) == 4, "message must have one layout on every architecture");
+
 struct incoming {
   int from;
   message m;
