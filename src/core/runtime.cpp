@@ -327,8 +327,7 @@ void runtime::abort_job(int code, const std::string& message) {
     std::fprintf(stderr, "rdsm: %s\n", message.c_str());
     std::_Exit(code);
   }
-  if (std::strcmp(boot_->name(), "launcher") != 0)  // the launcher prints the message itself
-    std::fprintf(stderr, "rdsm: PE %d: %s\n", my_pe_, message.c_str());
+  // The reason is printed once: by rdsmrun under the launcher, by the backend's abort otherwise.
   boot_->abort(code, message);
   std::_Exit(code);  // not reached: abort() ends the process
 }
