@@ -30,8 +30,9 @@ if [ ! -x build/bin/rdsmrun ]; then
   cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo -DRDSM_WERROR=ON >/dev/null
   cmake --build build -j "$(nproc)" --target rdsmrun 2>&1 | grep -Ev "^\[|^-- |Built target" || true
 fi
-cmake -S . -B build-aarch64 -DCMAKE_TOOLCHAIN_FILE=cmake/toolchains/aarch64-linux-gnu.cmake \
-  -DCMAKE_BUILD_TYPE=RelWithDebInfo -DRDSM_WERROR=ON -DRDSM_WITH_PMIX=OFF \
+toolchain=()  # given once: a configured tree keeps it (cmake warns when it is given again)
+[ -f build-aarch64/CMakeCache.txt ] || toolchain=(-DCMAKE_TOOLCHAIN_FILE=cmake/toolchains/aarch64-linux-gnu.cmake)
+cmake -S . -B build-aarch64 "${toolchain[@]}" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DRDSM_WERROR=ON -DRDSM_WITH_PMIX=OFF \
   -DRDSM_HOST_BUILD="$PWD/build" "$@" >/dev/null
 cmake --build build-aarch64 -j "$(nproc)" 2>&1 | grep -Ev "^\[|^-- |Built target|Consolidate compiler" || true
 test -x build-aarch64/bin/rdsmrun
