@@ -5,12 +5,13 @@
 #include <gtest/gtest.h>
 #include <shmem.h>
 
-#include <cfloat>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <string>
 #include <vector>
+
+#include "../support/long_double.hpp"
 
 namespace colltest {
 
@@ -23,21 +24,7 @@ inline bool on_tcp() {
   return tls != nullptr && std::strstr(tls, "tcp") != nullptr;
 }
 
-// True when every PE's long double has this PE's format: not in a job of x86-64 PEs (64-bit mantissa) and
-// aarch64 PEs (113-bit), whose long double values mean different numbers (rdsm refuses to reduce them).
-inline bool long_double_alike() {  // collective on its first call
-  static const bool alike = [] {
-    int* d = static_cast<int*>(shmem_malloc(3 * sizeof(int)));
-    d[0] = LDBL_MANT_DIG;
-    shmem_barrier_all();
-    shmem_int_max_reduce(SHMEM_TEAM_WORLD, &d[1], &d[0], 1);
-    shmem_int_min_reduce(SHMEM_TEAM_WORLD, &d[2], &d[0], 1);
-    const bool same = d[1] == d[2];
-    shmem_free(d);
-    return same;
-  }();
-  return alike;
-}
+using rdsm_test::long_double_alike;
 
 // A byte for position i of a block owned by world PE pe; never 0 (0xEE is the "untouched" sentinel).
 inline unsigned char byte_of(int pe, size_t i, int salt = 0) {

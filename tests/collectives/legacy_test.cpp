@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "coll_test_util.hpp"
@@ -329,6 +330,8 @@ using to_all_fn = void (*)(T*, const T*, int, int, int, int, T*, long*);
 template <class T>
 void check_to_all(const char* type, const char* op, to_all_fn<T> fn) {
   SCOPED_TRACE(std::string(type) + " " + op);
+  if (std::is_same_v<T, long double> && !long_double_alike())
+    GTEST_SKIP() << "long double differs between this job's architectures";
   constexpr int N = 37;
   static_assert(sizeof(T) * (N + 1) <= sizeof(g_dst64));
   T* src = reinterpret_cast<T*>(g_src64);
