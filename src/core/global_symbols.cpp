@@ -12,6 +12,7 @@
 #include <cstring>
 
 #include "common/log.hpp"
+#include "core/job_record.hpp"
 
 namespace rdsm::detail {
 namespace {
@@ -105,15 +106,8 @@ class elf_file {
 uint64_t executable_identity(const data_segment& seg) {
   const main_program m = find_main_program();
   if (!m.build_id.empty()) return fnv1a(fnv_basis, m.build_id);
-#if defined(__x86_64__)
-  const char* arch = "x86_64";
-#elif defined(__aarch64__)
-  const char* arch = "aarch64";
-#else
-  const char* arch = "other";
-#endif
   const uint64_t shape[2] = {seg.length, seg.relro_end - seg.start};
-  return fnv1a(fnv1a(fnv_basis, arch), std::string_view(reinterpret_cast<const char*>(shape), sizeof shape));
+  return fnv1a(fnv1a(fnv_basis, build_arch()), std::string_view(reinterpret_cast<const char*>(shape), sizeof shape));
 }
 
 std::vector<global_symbol> read_global_symbols(const data_segment& seg, std::vector<std::string>* names) {

@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <unordered_map>
 
 #include "cachectl/cachectl.hpp"
 #include "common/limits.hpp"
@@ -179,32 +180,28 @@ status runtime::check_job_records(const std::vector<job_record>& records) {
 }
 
 status runtime::exchange_global_symbols(const std::vector<job_record>& records) {
+  // The lowest-numbered PE running each executable, which publishes that executable's table of globals.
+  std::unordered_map<uint64_t, int> first_of;
+  for (int pe = 0; pe < n_pes_; ++pe) first_of.try_emplace(records[pe].executable, pe);
+  if (first_of.size() == 1) return {};
   const uint64_t mine = records[my_pe_].executable;
-  bool mixed = false;
-  for (const job_record& r : records) mixed = mixed || r.executable != records[0].executable;
-  if (!mixed) return {};
-  // One PE of each executable publishes its table of globals: the lowest-numbered one running it.
-  auto first_of = [&](uint64_t exe) {
-    int pe = 0;
-    while (records[pe].executable != exe) ++pe;
-    return pe;
-  };
   std::vector<std::string> names;
   std::vector<global_symbol> table = read_global_symbols(data_.area, &names);
   RDSM_ASSIGN_OR_RETURN(auto published,
-                        boot_->allgather(first_of(mine) == my_pe_ ? pack_global_symbols(table) : std::string()));
+                        boot_->allgather(first_of[mine] == my_pe_ ? pack_global_symbols(table) : std::string()));
+  // Each other executable's table, once; layouts[pe] says which is PE pe's (-1: this executable).
   std::vector<std::vector<global_symbol>> tables;
-  std::vector<int> layout_of_first(static_cast<size_t>(n_pes_), -1);
+  std::unordered_map<uint64_t, int> table_of;
   std::vector<int> layouts(static_cast<size_t>(n_pes_), -1);
   for (int pe = 0; pe < n_pes_; ++pe) {
-    if (records[pe].executable == mine) continue;
-    const int first = first_of(records[pe].executable);
-    if (layout_of_first[first] < 0) {
-      RDSM_ASSIGN_OR_RETURN(auto theirs, unpack_global_symbols(published[first]));
-      layout_of_first[first] = static_cast<int>(tables.size());
+    const uint64_t exe = records[pe].executable;
+    if (exe == mine) continue;
+    auto [it, fresh] = table_of.try_emplace(exe, static_cast<int>(tables.size()));
+    if (fresh) {
+      RDSM_ASSIGN_OR_RETURN(auto theirs, unpack_global_symbols(published[first_of[exe]]));
       tables.push_back(std::move(theirs));
     }
-    layouts[pe] = layout_of_first[first];
+    layouts[pe] = it->second;
   }
   RDSM_LOG_DEBUG("boot", "PEs run %zu other executables: global variables are matched by name (%zu here)",
                  tables.size(), table.size());

@@ -50,17 +50,10 @@ bool write_access(void* context, [[maybe_unused]] page_state s) {
 #if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
   insn = __builtin_bswap32(insn);  // A64 instructions are little-endian in memory whatever the data order
 #endif
-  switch (aarch64_insn_access(insn)) {
-    case mem_access::write:
-      return true;
-    case mem_access::read:
-      // A read does not fault on a readable page. The PC may not be the faulting instruction's: qemu-user
-      // 7.2 reports a faulting DC ZVA (memset) at an earlier instruction's PC, and serving that as a read
-      // again and again would never let the DC ZVA run.
-      return s == page_state::shared;
-    case mem_access::unknown:
-      break;
-  }
+  if (aarch64_insn_access(insn) == mem_access::write) return true;
+  // A decoded read, like an unknown instruction, falls back on the page's state: a read does not fault on a
+  // readable page, and the PC may not be the faulting instruction's (qemu-user 7.2 reports a faulting DC ZVA,
+  // memset's, at an earlier instruction's PC: serving that as a read again and again would never let it run).
   return s == page_state::shared;
 #else
   (void)context;

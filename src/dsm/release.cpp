@@ -217,10 +217,8 @@ void release_protocol::clean_home_frames() {
   // write is cleaned, in runs, before its writes are published (maintenance only: never on x86 by default).
   if (!cache_maintenance_enabled()) return;
   const uint32_t n = pages_.pages();
+  auto writable = [&](uint32_t p) { return pages_.home(p) == my_pe_ && pages_.state(p) == page_state::modified; };
   for (uint32_t page = 0; page < n;) {
-    auto writable = [&](uint32_t p) {
-      return pages_.home(p) == my_pe_ && pages_.state(p) == page_state::modified;
-    };
     if (!writable(page)) {
       ++page;
       continue;

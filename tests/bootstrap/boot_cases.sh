@@ -74,11 +74,19 @@ case $case_name in
     out_has '^boot_pe: 1 PEs ok \(singleton\)' ;;
   true_program)
     expect 0 5 -- "$RDSMRUN" -n 2 /bin/true ;;
+  launcher_programs)  # several programs in one job, numbered in order (rdsmrun -n 1 a : -n 2 b)
+    expect 0 15 -- "$RDSMRUN" -n 1 "$PE" ok 200 : --np=2 -- "$PE" ok 200
+    out_has '^boot_pe: 3 PEs ok \(launcher\)'
+    [[ $(count_pids) == 3 ]] || fail "expected 3 PEs"
+    check_no_leftovers ;;
   usage_errors)
     expect 2 5 -- "$RDSMRUN" -n 0 "$PE"; err_has '^rdsmrun: -n needs a positive number'
     expect 2 5 -- "$RDSMRUN" -n abc "$PE"; err_has '^rdsmrun: -n needs a positive number'
     expect 2 5 -- "$RDSMRUN" -n 2; err_has 'no program given'
     expect 2 5 -- "$RDSMRUN" --bogus -n 2 "$PE"; err_has "unknown option '--bogus'"
+    expect 2 5 -- "$RDSMRUN" -n 1 "$PE" : "$PE"; err_has "after ':' give -n M and the next program"
+    expect 2 5 -- "$RDSMRUN" -n 1 "$PE" : -n2; err_has "no program given after ':'"
+    expect 2 5 -- "$RDSMRUN" -n 1 "$PE" : -np 0 "$PE"; err_has '^rdsmrun: -n needs a positive number'
     expect 127 5 -- "$RDSMRUN" -n 2 no-such-program-xyz
     err_has "^rdsmrun: cannot execute 'no-such-program-xyz': No such file or directory"
     expect 0 5 -- "$RDSMRUN" --help; out_has '^usage: rdsmrun' ;;

@@ -84,6 +84,22 @@ options parse_args(int argc, char** argv) {
     out = std::strtod(s.c_str(), &end);
     return errno == 0 && *end == '\0' && std::isfinite(out);
   };
+  // An -n option in any of its spellings (-n N, -np N, --np N, --np=N, -nN): the count it gives, read from the
+  // next argument when not attached; nullopt when `a` is not one. Before the first program and after each `:`.
+  auto pe_count = [&](const std::string& a, int& i) -> std::optional<int> {
+    std::string value;
+    if (a == "-n" || a == "-np" || a == "--np")
+      value = i + 1 < argc ? argv[++i] : "";
+    else if (a.rfind("--np=", 0) == 0)
+      value = a.substr(5);
+    else if (a.size() > 2 && a.rfind("-n", 0) == 0 && a != "-np" && std::isdigit(static_cast<unsigned char>(a[2])))
+      value = a.substr(2);
+    else
+      return std::nullopt;
+    double d = 0;
+    if (!number(value, d) || d < 1 || d != std::floor(d) || d > 1e6) die(2, "-n needs a positive number");
+    return static_cast<int>(d);
+  };
   int i = 1;
   for (; i < argc; ++i) {
     std::string a = argv[i];
@@ -96,6 +112,10 @@ options parse_args(int argc, char** argv) {
       std::fputs(usage, stdout);
       std::exit(0);
     }
+    if (auto n = pe_count(a, i)) {
+      o.n = *n;
+      continue;
+    }
     std::string value;
     bool inline_value = false;
     std::string name = a;
@@ -103,17 +123,8 @@ options parse_args(int argc, char** argv) {
       name = a.substr(0, eq);
       value = a.substr(eq + 1);
       inline_value = true;
-    } else if (a.size() > 2 && a.rfind("-n", 0) == 0 && a != "-np" && std::isdigit(static_cast<unsigned char>(a[2]))) {
-      name = "-n";
-      value = a.substr(2);
-      inline_value = true;
     }
-    if (name == "-n" || name == "-np" || name == "--np") {
-      if (!inline_value) value = i + 1 < argc ? argv[++i] : "";
-      double d = 0;
-      if (!number(value, d) || d < 1 || d != std::floor(d) || d > 1e6) die(2, "-n needs a positive number");
-      o.n = static_cast<int>(d);
-    } else if (name == "--timeout") {
+    if (name == "--timeout") {
       if (!inline_value) value = i + 1 < argc ? argv[++i] : "";
       double d = 0;
       if (!number(value, d) || d <= 0) die(2, "--timeout needs a positive number of seconds");
@@ -131,22 +142,13 @@ options parse_args(int argc, char** argv) {
       continue;
     }
     // Another program: `-n M [--] program [args...]`.
-    const std::string count = i + 1 < argc ? argv[++i] : "";
-    std::string value;
-    if (count == "-n" || count == "-np" || count == "--np")
-      value = i + 1 < argc ? argv[++i] : "";
-    else if (count.rfind("-n", 0) == 0)
-      value = count.substr(2);
-    else if (count.rfind("--np=", 0) == 0)
-      value = count.substr(5);
-    else
-      die(2, "after ':' give -n M and the next program; see rdsmrun --help");
-    double d = 0;
-    if (!number(value, d) || d < 1 || d != std::floor(d) || d > 1e6) die(2, "-n needs a positive number");
+    const std::string next = i + 1 < argc ? argv[++i] : "";
+    const std::optional<int> n = pe_count(next, i);
+    if (!n) die(2, "after ':' give -n M and the next program; see rdsmrun --help");
     if (i + 1 < argc && std::strcmp(argv[i + 1], "--") == 0) ++i;
     if (i + 1 >= argc || std::strcmp(argv[i + 1], ":") == 0) die(2, "no program given after ':'; see rdsmrun --help");
-    o.apps.push_back(app{static_cast<int>(d), {}, {}});
-    o.n += static_cast<int>(d);
+    o.apps.push_back(app{*n, {}, {}});
+    o.n += *n;
     if (o.n > 1000000) die(2, "more than 1000000 PEs in all");
   }
   return o;
