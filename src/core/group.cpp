@@ -1,10 +1,5 @@
-// Collectives over a group: counters in symmetric sync words, data pushed with puts (or stores).
-//
-// Word layout (one counter per cache line): 0..15 dissemination rounds; then, for each parity of the
-// collective's sequence number, DATA (arrivals), READY (entries, for broadcast), SLICE (broadcast
-// scatter) and CHAIN (collect offsets). A counter is raised by remote atomic adds and consumed by its
-// owner with a local atomic subtract, so nothing is ever reset and idle words are zero (what pSync
-// arrays must be between calls).
+// Collectives over a group within one host: counters in symmetric sync words (group_util.hpp), data pushed
+// by stores or puts. Groups that span hosts take the hierarchical algorithms of group_hier.cpp.
 #include "core/group.hpp"
 
 #include <algorithm>
@@ -13,6 +8,8 @@
 
 #include "common/copy.hpp"
 #include "common/log.hpp"
+#include "core/group_hier.hpp"
+#include "core/group_util.hpp"
 #include "core/progress.hpp"
 #include "core/rma.hpp"
 #include "core/runtime.hpp"
@@ -20,24 +17,13 @@
 #include "core/watch.hpp"
 
 namespace rdsm::detail {
-namespace {
-
-constexpr int max_rounds = 16;
-enum word : int { w_data = max_rounds, w_ready = max_rounds + 2, w_slice = max_rounds + 4, w_chain = max_rounds + 6 };
-static_assert((w_chain + 2) * 8 <= group_sync_longs, "sync words overflow");
-
-// Above this size broadcast scatters slices and the members exchange them (root sends each byte once).
-constexpr size_t broadcast_scatter_bytes = 64 * 1024;
-
-long* word_at(group& g, int w) { return g.sync + w * 8; }
+namespace coll {
 
 void raise(const char* fn, group& g, int index, int w, long by) {
   atomic(fn, amo_op::add, word_at(g, w), 8, static_cast<uint64_t>(by), 0, g.pe(index));
 }
 
-// Waits until the local counter reaches `count`, then takes `count` from it. `from` is the member whose
-// signal is awaited, when one is.
-void consume(const char* fn, group& g, int w, long count, int from = -1) {
+void consume(const char* fn, group& g, int w, long count, int from) {
   if (count <= 0) return;
   long* p = word_at(g, w);
   if (load_acquire(p) < count) {
@@ -49,21 +35,40 @@ void consume(const char* fn, group& g, int w, long count, int from = -1) {
   atomic(fn, amo_op::add, p, 8, static_cast<uint64_t>(-count), 0, g.pe(g.me));
 }
 
-// Teams alternate two parities (a member is at most one collective ahead). Active sets have no
-// sequence shared by their members (one pSync may serve several active sets, each PE seeing a different
-// history), so they use parity 0 and end every collective with a sync: nobody runs ahead at all.
-int parity(group& g) { return g.sequence == nullptr ? 0 : static_cast<int>((*g.sequence)++ & 1); }
+void await_bits(const char* fn, group& g, int w, long bits, int from) {
+  long* p = word_at(g, w);
+  if ((load_acquire(p) & bits) == bits) return;
+  const wait_on on{.call = fn, .pe = g.pe(from), .g = &g};
+  wait_scope scope(on);
+  backoff b;
+  while ((load_acquire(p) & bits) != bits) b.pause();
+}
 
-struct active_set_exit {
-  const char* fn;
-  group& g;
-  ~active_set_exit() {
-    if (g.sequence == nullptr) group_sync(fn, g);
+void signal_epoch(const char* fn, group& g, int index, int w, long epoch) {
+  if (g.epoch == nullptr) {
+    raise(fn, g, index, w, 1);
+    return;
   }
-};
+  const int to = g.pe(index);
+  long* word = word_at(g, w);
+  if (void* p = pointer_to(word, to))
+    __atomic_store_n(static_cast<long*>(p), epoch, __ATOMIC_RELEASE);
+  else  // a blocking put returns once its 8 bytes are sent: no round trip, unlike an atomic swap
+    put(fn, word, &epoch, sizeof epoch, to, false, runtime::get().internal_stream());
+}
 
-char* at(void* base, size_t offset) { return static_cast<char*>(base) + offset; }
-const char* at(const void* base, size_t offset) { return static_cast<const char*>(base) + offset; }
+void wait_epoch(const char* fn, group& g, int w, long epoch, int from) {
+  if (g.epoch == nullptr) {
+    consume(fn, g, w, 1, from);
+    return;
+  }
+  long* word = word_at(g, w);
+  if (load_acquire(word) >= epoch) return;
+  const wait_on on{.call = fn, .pe = g.pe(from), .g = &g, .epoch = epoch};
+  wait_scope scope(on);
+  backoff b;
+  while (load_acquire(word) < epoch) b.pause();
+}
 
 void copy_local(void* dest, const void* source, size_t bytes) {
   if (dest == source || bytes == 0) return;
@@ -72,7 +77,9 @@ void copy_local(void* dest, const void* source, size_t bytes) {
   else std::memmove(dest, source, bytes);
 }
 
-}  // namespace
+}  // namespace coll
+
+using namespace coll;
 
 int group::index_of(int world) const {
   const int d = world - start;
@@ -102,32 +109,18 @@ group active_set(const char* fn, int pe_start, int log_stride, int pe_size, long
 }
 
 void group_sync(const char* fn, group& g) {
-  // Dissemination: round k signals member me+2^k and waits for member me-2^k.
-  if (g.epoch == nullptr) {  // active set: counters, consumed by their owner
-    for (int k = 0, dist = 1; dist < g.size && k < max_rounds; ++k, dist <<= 1) {
-      raise(fn, g, (g.me + dist) % g.size, k, 1);
-      consume(fn, g, k, 1, (g.me - dist % g.size + g.size) % g.size);
-    }
+  if (const group_layout* l = spread_layout(g)) {
+    hier_sync(fn, g, *l);
     return;
   }
-  // Team: round words hold the latest barrier's epoch. A member can be at most one barrier ahead and
-  // epochs only grow, so a plain (release) store is the whole signal.
-  const long epoch = static_cast<long>(++*g.epoch);
+  // Dissemination: round k signals member me+2^k and waits for member me-2^k. Teams store the barrier's
+  // epoch (a member can be at most one barrier ahead and epochs only grow); active sets count.
+  const long epoch = g.epoch != nullptr ? static_cast<long>(++*g.epoch) : 0;
   for (int k = 0, dist = 1; dist < g.size && k < max_rounds; ++k, dist <<= 1) {
-    const int to = g.pe((g.me + dist) % g.size);
-    long* w = word_at(g, k);
-    if (void* p = pointer_to(w, to))
-      __atomic_store_n(static_cast<long*>(p), epoch, __ATOMIC_RELEASE);
-    else  // a blocking put returns once its 8 bytes are sent: no round trip, unlike an atomic swap
-      put(fn, w, &epoch, sizeof epoch, to, false, runtime::get().internal_stream());
-    if (load_acquire(w) < epoch) {
-      const wait_on on{.call = fn, .pe = g.pe((g.me - dist % g.size + g.size) % g.size), .g = &g, .epoch = epoch};
-      wait_scope scope(on);
-      backoff b;
-      while (load_acquire(w) < epoch) b.pause();
-    }
+    signal_epoch(fn, g, (g.me + dist) % g.size, k, epoch);
+    wait_epoch(fn, g, k, epoch, (g.me - dist % g.size + g.size) % g.size);
   }
-  watch_barrier_done(fn, g.epoch, epoch);
+  if (g.epoch != nullptr) watch_barrier_done(fn, g.epoch, epoch);
 }
 
 void group_barrier(const char* fn, group& g) {
@@ -137,12 +130,16 @@ void group_barrier(const char* fn, group& g) {
 
 void group_broadcast(const char* fn, group& g, void* dest, const void* source, size_t bytes, int root,
                      bool root_receives) {
+  if (const group_layout* l = spread_layout(g)) {
+    hier_broadcast(fn, g, *l, dest, source, bytes, root, root_receives);
+    return;
+  }
   const int p = parity(g);
   active_set_exit exit_sync{fn, g};
   const int n = g.size;
   // Large data to more than one member: the root scatters n-1 slices (member root+k gets slice k-1) and the
   // members exchange them, so the root sends each byte once.
-  const bool scatter = bytes >= broadcast_scatter_bytes && n > 2;
+  const bool scatter = bytes >= runtime::get().cfg().coll_bcast_scatter && n > 2;
   const size_t slice = (bytes + n - 2) / (n > 1 ? n - 1 : 1);
   auto slice_of = [&](int member, size_t& lo, size_t& hi) {
     int k = (member - root + n) % n;
@@ -184,6 +181,14 @@ void group_broadcast(const char* fn, group& g, void* dest, const void* source, s
 }
 
 void group_fcollect(const char* fn, group& g, void* dest, const void* source, size_t bytes) {
+  if (const group_layout* l = spread_layout(g)) {
+    thread_local std::vector<size_t> offset, length;
+    offset.resize(static_cast<size_t>(g.size));
+    length.assign(static_cast<size_t>(g.size), bytes);
+    for (int i = 0; i < g.size; ++i) offset[i] = bytes * static_cast<size_t>(i);
+    hier_gather_all(fn, g, *l, dest, source, offset, length);
+    return;
+  }
   const int p = parity(g);
   active_set_exit exit_sync{fn, g};
   // Every member pushes its block to every other member (starting with its right neighbour so that
@@ -196,6 +201,12 @@ void group_fcollect(const char* fn, group& g, void* dest, const void* source, si
 }
 
 void group_collect(const char* fn, group& g, void* dest, const void* source, size_t bytes) {
+  // Across hosts, teams gather the sizes in their scratch first; active sets (no scratch) chain offsets.
+  if (const group_layout* l = spread_layout(g);
+      l != nullptr && static_cast<size_t>(g.size) * sizeof(uint64_t) <= g.scratch_bytes) {
+    hier_collect(fn, g, *l, dest, source, bytes);
+    return;
+  }
   const int p = parity(g);
   active_set_exit exit_sync{fn, g};
   // Offsets travel along a chain: member i learns where its block starts from member i-1 (value + 1, so
@@ -220,6 +231,10 @@ void group_collect(const char* fn, group& g, void* dest, const void* source, siz
 }
 
 void group_alltoall(const char* fn, group& g, void* dest, const void* source, size_t block_bytes) {
+  if (const group_layout* l = spread_layout(g)) {
+    hier_alltoall(fn, g, *l, dest, source, block_bytes);
+    return;
+  }
   const int p = parity(g);
   active_set_exit exit_sync{fn, g};
   for (int k = 1; k < g.size; ++k) {
@@ -250,6 +265,10 @@ void group_alltoalls(const char* fn, group& g, void* dest, const void* source, p
 
 void group_reduce(const char* fn, group& g, void* dest, const void* source, size_t nelems, size_t elem_bytes,
                   combine_fn combine) {
+  if (const group_layout* l = spread_layout(g)) {
+    hier_reduce(fn, g, *l, dest, source, nelems, elem_bytes, combine);
+    return;
+  }
   // Reduce-scatter by reading, allgather by writing: member i owns slice i, reads that slice of every
   // member's source, combines, and writes the result into every member's dest. Slices are disjoint, so
   // dest may be source. Syncs before (sources ready) and after (results delivered, sources free).

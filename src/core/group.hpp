@@ -25,6 +25,10 @@ struct group {
   /// Barriers done on this group, for teams: their sync stores this epoch (words only grow, a plain
   /// store suffices). nullptr for active sets, whose pSync words must return to zero: they count instead.
   uint64_t* epoch = nullptr;
+  /// Symmetric scratch of a team (the same slice of the heap's reserved area on every member), for the
+  /// collectives across hosts that need more than counters; none for active sets.
+  void* scratch = nullptr;
+  size_t scratch_bytes = 0;
 
   int pe(int index) const { return start + index * stride; }
   /// Index of world PE `world`, or -1.

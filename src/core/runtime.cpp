@@ -25,6 +25,7 @@
 namespace rdsm::detail {
 
 runtime* runtime::instance_ = nullptr;
+unsigned runtime::generation_ = 0;
 
 namespace {
 
@@ -43,6 +44,7 @@ runtime& runtime::checked(const char* fn) {
 status runtime::init(int requested_thread_level) {
   if (instance_ != nullptr) return {};
   auto* rt = new runtime();
+  ++generation_;
   status s = rt->start(requested_thread_level);
   if (!s.ok()) {
     // Other PEs may already wait at the rendezvous: end the whole job rather than leave them hanging.
@@ -263,6 +265,14 @@ status runtime::map_peers(int id, shared_region& r) {
   if (n_pes_ == 1) return {};
   RDSM_ASSIGN_OR_RETURN(auto descriptions, boot_->allgather(describe_shared_segment(r.area, r.fd)));
   r.peers = map_peer_segments(r.area, descriptions, my_pe_);
+  if (id == sync_region) {  // every PE's host, from the first word of its description
+    std::unordered_map<std::string, int> hosts;
+    host_of_.resize(static_cast<size_t>(n_pes_));
+    for (int pe = 0; pe < n_pes_; ++pe)
+      host_of_[pe] = hosts.try_emplace(descriptions[pe].substr(0, descriptions[pe].find(' ')),
+                                       static_cast<int>(hosts.size())).first->second;
+    n_hosts_ = static_cast<int>(hosts.size());
+  }
   for (int pe = 0; pe < n_pes_; ++pe)
     if (r.peers[pe] != nullptr) mapped_[id][pe] = r.peers[pe];
   return {};

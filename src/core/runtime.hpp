@@ -60,6 +60,12 @@ class runtime {
     for (void* p : mapped_[sync_region]) n += p != nullptr ? 1 : 0;
     return n > 0 ? n : 1;
   }
+  /// The host PE `pe` runs on: 0 .. n_hosts()-1, numbered in the order of each host's lowest PE (PEs whose
+  /// RDSM_HOST_ID differ count as different hosts).
+  int host_of(int pe) const { return host_of_.empty() ? 0 : host_of_[pe]; }
+  int n_hosts() const { return n_hosts_; }
+  /// Counts the runtimes started in this process, so that what is cached per runtime can tell them apart.
+  static unsigned generation() { return generation_; }
   /// True when this host's PEs outnumber its CPUs: waiting then blocks early instead of polling.
   bool oversubscribed() const;
   /// True when some peer's region is reached through UCX, whose emulated operations need this PE's CPU.
@@ -133,6 +139,7 @@ class runtime {
   status map_peers(int id, shared_region& r);
 
   static runtime* instance_;
+  static unsigned generation_;
 
   config cfg_;
   int my_pe_ = 0;
@@ -154,6 +161,8 @@ class runtime {
   bool uses_transport_ = false;
   bool long_double_differs_ = false;
   int internal_stream_ = 0;
+  int n_hosts_ = 1;
+  std::vector<int> host_of_;
   uintptr_t base_[n_regions] = {};
   size_t length_[n_regions] = {};
   std::vector<void*> mapped_[n_regions];

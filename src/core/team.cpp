@@ -19,6 +19,14 @@ constexpr size_t slots_offset = 4096;
 static_assert(slots_offset + team_slots * group_sync_longs * sizeof(long) <= internal_bytes,
               "team slots must fit in the internal area");
 
+// Each slot's scratch: an equal share of the heap's reserved area (before the user heap), symmetric.
+constexpr size_t scratch_per_slot = symmetric_heap::base_alignment / team_slots;
+
+void set_slot(group& g, int slot) {
+  g.scratch = reinterpret_cast<char*>(runtime::get().region_base(heap_region)) + slot * scratch_per_slot;
+  g.scratch_bytes = scratch_per_slot;
+}
+
 long* slot_words(int slot) {
   auto* base = reinterpret_cast<char*>(runtime::get().internal()) + slots_offset;
   return reinterpret_cast<long*>(base + static_cast<size_t>(slot) * group_sync_longs * sizeof(long));
@@ -54,6 +62,7 @@ team* make_team(int slot, int start, int stride, int size, int num_contexts) {
   t->g.sequence = &t->sequence;
   t->g.epoch = &t->epoch;
   t->slot = slot;
+  set_slot(t->g, slot);
   t->num_contexts = num_contexts;
   g_free_slots &= ~(uint64_t{1} << slot);
   return t;
@@ -69,6 +78,7 @@ void teams_create() {
   g_world = team();
   g_world.g = group{0, 1, rt.n_pes(), rt.my_pe(), slot_words(0), &g_world.sequence, &g_world.epoch};
   g_world.slot = 0;
+  set_slot(g_world.g, 0);
   // The shared team: the PEs whose heap this PE can load and store, when they form a strided set that
   // contains this PE (always so on one host); otherwise just this PE.
   int first = -1, last = -1, count = 0;
@@ -89,6 +99,7 @@ void teams_create() {
     g_shared.g = group{rt.my_pe(), 1, 1, 0, slot_words(1), &g_shared.sequence, &g_shared.epoch};
   g_shared.g.me = g_shared.g.index_of(rt.my_pe());
   g_shared.slot = 1;
+  set_slot(g_shared.g, 1);
   g_free_slots &= ~uint64_t{3};
 }
 

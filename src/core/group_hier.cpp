@@ -1,0 +1,289 @@
+// Collectives across hosts. Each host's members meet at one of them (the host's leader, or the root of a
+// broadcast) through shared memory; the leaders then run an algorithm among themselves whose cost grows with
+// log2(hosts) rounds or with the data (every byte crosses a host's link a bounded number of times), and
+// hand the result to their host's members by stores. Signals that follow data travel with it (put then
+// signal, ordered by a fence on the wire), so no step waits for a round trip it does not need.
+#include "core/group_hier.hpp"
+
+#include <algorithm>
+#include <cstring>
+#include <vector>
+
+#include "core/group_util.hpp"
+#include "core/rma.hpp"
+#include "core/runtime.hpp"
+#include "core/sync.hpp"
+#include "core/watch.hpp"
+
+namespace rdsm::detail {
+using namespace coll;
+namespace {
+
+group_layout make_layout(const group& g) {
+  runtime& rt = runtime::get();
+  group_layout l;
+  l.host_of.resize(static_cast<size_t>(g.size));
+  std::vector<int> number(static_cast<size_t>(rt.n_hosts()), -1);  // the job's host -> the group's
+  std::vector<int> counts;
+  for (int i = 0; i < g.size; ++i) {
+    int& n = number[static_cast<size_t>(rt.host_of(g.pe(i)))];
+    if (n < 0) {
+      n = static_cast<int>(counts.size());
+      counts.push_back(0);
+    }
+    l.host_of[i] = n;
+    ++counts[static_cast<size_t>(n)];
+  }
+  l.hosts = static_cast<int>(counts.size());
+  l.first.assign(static_cast<size_t>(l.hosts) + 1, 0);
+  for (int h = 0; h < l.hosts; ++h) l.first[h + 1] = l.first[h] + counts[h];
+  l.order.resize(static_cast<size_t>(g.size));
+  std::vector<int> next(l.first.begin(), l.first.end() - 1);
+  for (int i = 0; i < g.size; ++i) l.order[next[l.host_of[i]]++] = i;
+  l.my_host = g.me >= 0 ? l.host_of[g.me] : 0;
+  return l;
+}
+
+// Thread-local, so that threads running collectives on different teams need no lock.
+struct cached_layout {
+  unsigned generation;
+  int start, stride, size;
+  group_layout layout;
+};
+thread_local std::vector<cached_layout> t_layouts;
+
+void post(const char* fn, group& g, int index, int w, void* dest, const void* source, size_t bytes) {
+  put_signal(fn, dest, source, bytes, reinterpret_cast<uint64_t*>(word_at(g, w)), 1, signal_add, g.pe(index),
+             false);
+}
+
+// A dissemination among the leaders of the hosts on counter word `w`: round k adds 2^k, so an early
+// arrival of a later round is not taken for this one. Teams leave the word at zero, as counters must be.
+void leaders_sync(const char* fn, group& g, const group_layout& l, int w) {
+  const int H = l.hosts, h = l.my_host;
+  long all = 0;
+  for (int k = 0, dist = 1; dist < H; ++k, dist <<= 1) {
+    raise(fn, g, l.leader((h + dist) % H), w, 1L << k);
+    await_bits(fn, g, w, 1L << k, l.leader((h - dist % H + H) % H));
+    all |= 1L << k;
+  }
+  consume(fn, g, w, all);
+}
+
+}  // namespace
+
+const group_layout* spread_layout(const group& g) {
+  runtime& rt = runtime::get();
+  if (rt.n_hosts() < 2 || g.size < 2 || !rt.cfg().coll_hierarchy) return nullptr;
+  const unsigned gen = runtime::generation();
+  for (const cached_layout& c : t_layouts)
+    if (c.generation == gen && c.start == g.start && c.stride == g.stride && c.size == g.size)
+      return c.layout.hosts > 1 ? &c.layout : nullptr;
+  if (t_layouts.size() >= 16) t_layouts.erase(t_layouts.begin());
+  t_layouts.push_back({gen, g.start, g.stride, g.size, make_layout(g)});
+  const group_layout& l = t_layouts.back().layout;
+  // The barrier's rounds among leaders use the round words below its two own.
+  return l.hosts > 1 && l.hosts <= (1 << w_gather) ? &l : nullptr;
+}
+
+void hier_sync(const char* fn, group& g, const group_layout& l) {
+  const int H = l.hosts, h = l.my_host, lead = l.leader(h);
+  const long epoch = g.epoch != nullptr ? static_cast<long>(++*g.epoch) : 0;
+  if (g.me != lead) {
+    raise(fn, g, lead, w_gather, 1);
+    wait_epoch(fn, g, w_release, epoch, lead);
+  } else {
+    consume(fn, g, w_gather, l.count(h) - 1);
+    for (int k = 0, dist = 1; dist < H; ++k, dist <<= 1) {
+      signal_epoch(fn, g, l.leader((h + dist) % H), k, epoch);
+      wait_epoch(fn, g, k, epoch, l.leader((h - dist % H + H) % H));
+    }
+    for (int k = 1; k < l.count(h); ++k) signal_epoch(fn, g, l.member(h, k), w_release, epoch);
+  }
+  if (g.epoch != nullptr) watch_barrier_done(fn, g.epoch, epoch);
+}
+
+void hier_broadcast(const char* fn, group& g, const group_layout& l, void* dest, const void* source, size_t bytes,
+                    int root, bool root_receives) {
+  const int p = parity(g);
+  active_set_exit exit_sync{fn, g};
+  const int H = l.hosts, h = l.my_host, rh = l.host_of[root];
+  // A host's head: the root on the root's host, the leader elsewhere. Hosts are ranked from the root's.
+  auto head_at = [&](int rank) {
+    const int host = (rank + rh) % H;
+    return host == rh ? root : l.leader(host);
+  };
+  const int rank = (h - rh + H) % H, head = head_at(rank);
+  if (g.me != head) {  // tell the head this member entered, then wait for the data it stores here
+    raise(fn, g, head, w_ready + p, 1);
+    consume(fn, g, w_data + p, 1, head);
+    return;
+  }
+  // Entries flow to the root (the host's members to their head, heads to the root) before any data moves:
+  // nobody leaves before every member has entered.
+  if (g.me == root) {
+    consume(fn, g, w_ready + p, l.count(h) - 1 + H - 1);
+  } else {
+    consume(fn, g, w_ready + p, l.count(h) - 1);
+    raise(fn, g, root, w_ready + p, 1);
+  }
+  const void* data = g.me == root ? source : dest;
+  if (H > 2 && bytes >= runtime::get().cfg().coll_bcast_split) {
+    // The root scatters H-1 slices to the other heads, which exchange them: the root's link carries the data
+    // once instead of log2(H) times.
+    const size_t slice = (bytes + H - 2) / (H - 1);
+    auto lo = [&](int r) { return std::min(bytes, slice * static_cast<size_t>(r - 1)); };
+    auto len = [&](int r) { return std::min(bytes, lo(r) + slice) - lo(r); };
+    if (g.me == root) {
+      for (int r = 1; r < H; ++r) post(fn, g, head_at(r), w_slice + p, at(dest, lo(r)), at(source, lo(r)), len(r));
+    } else {
+      consume(fn, g, w_slice + p, 1, root);
+      for (int d = 1; d < H - 1; ++d) {
+        const int r = (rank - 1 + d) % (H - 1) + 1;  // the other heads, starting with the next
+        post(fn, g, head_at(r), w_data + p, at(dest, lo(rank)), at(dest, lo(rank)), len(rank));
+      }
+      consume(fn, g, w_data + p, H - 2);
+    }
+  } else {
+    // Binomial tree over the heads: rank r receives from r minus its highest bit, then sends to r + 2^k for
+    // every 2^k above r's highest bit, farthest first (the largest subtree starts earliest).
+    int top = 1;
+    while (top <= rank) top <<= 1;
+    if (g.me != root) consume(fn, g, w_data + p, 1, head_at(rank - (top >> 1)));
+    int d = top;
+    while (rank + d < H) d <<= 1;
+    for (d >>= 1; d >= top && d >= 1; d >>= 1)
+      if (rank + d < H) post(fn, g, head_at(rank + d), w_data + p, dest, data, bytes);
+  }
+  for (int k = 0; k < l.count(h); ++k) {
+    const int j = l.member(h, k);
+    if (j != g.me) post(fn, g, j, w_data + p, dest, data, bytes);
+  }
+  if (g.me == root && root_receives) copy_local(dest, source, bytes);
+}
+
+void hier_gather_all(const char* fn, group& g, const group_layout& l, void* dest, const void* source,
+                     const std::vector<size_t>& offset, const std::vector<size_t>& bytes) {
+  const int p = parity(g);
+  active_set_exit exit_sync{fn, g};
+  const int H = l.hosts, h = l.my_host, lead = l.leader(h);
+  if (g.me != lead) {  // my block to the leader's dest; the whole result comes back
+    post(fn, g, lead, w_ready + p, at(dest, offset[g.me]), source, bytes[g.me]);
+    consume(fn, g, w_data + p, 1, lead);
+    return;
+  }
+  copy_local(at(dest, offset[g.me]), source, bytes[g.me]);
+  consume(fn, g, w_ready + p, l.count(h) - 1);
+  // This host's blocks, merged into runs of adjacent bytes, go to every other leader; the last run carries
+  // the signal.
+  struct run {
+    size_t lo, hi;
+  };
+  thread_local std::vector<run> runs;
+  runs.clear();
+  for (int k = 0; k < l.count(h); ++k) {
+    const int j = l.member(h, k);
+    if (!runs.empty() && runs.back().hi == offset[j])
+      runs.back().hi += bytes[j];
+    else
+      runs.push_back({offset[j], offset[j] + bytes[j]});
+  }
+  for (int d = 1; d < H; ++d) {
+    const int to = l.leader((h + d) % H);
+    for (size_t r = 0; r + 1 < runs.size(); ++r)
+      put(fn, at(dest, runs[r].lo), at(dest, runs[r].lo), runs[r].hi - runs[r].lo, g.pe(to), false);
+    post(fn, g, to, w_slice + p, at(dest, runs.back().lo), at(dest, runs.back().lo), runs.back().hi - runs.back().lo);
+  }
+  consume(fn, g, w_slice + p, H - 1);
+  size_t total = 0;
+  for (int i = 0; i < g.size; ++i) total = std::max(total, offset[i] + bytes[i]);
+  for (int k = 1; k < l.count(h); ++k) post(fn, g, l.member(h, k), w_data + p, dest, dest, total);
+}
+
+void hier_collect(const char* fn, group& g, const group_layout& l, void* dest, const void* source, size_t bytes) {
+  // Every member's size first (an all-gather of 8 bytes into the team's scratch), then the blocks.
+  thread_local std::vector<size_t> offset, length;
+  const auto n = static_cast<size_t>(g.size);
+  offset.resize(n);
+  length.assign(n, sizeof(uint64_t));
+  for (size_t i = 0; i < n; ++i) offset[i] = i * sizeof(uint64_t);
+  const uint64_t mine = bytes;
+  hier_gather_all(fn, g, l, g.scratch, &mine, offset, length);
+  const auto* sizes = reinterpret_cast<const uint64_t*>(g.scratch);
+  size_t at_byte = 0;
+  for (size_t i = 0; i < n; ++i) {
+    offset[i] = at_byte;
+    length[i] = sizes[i];
+    at_byte += sizes[i];
+  }
+  hier_gather_all(fn, g, l, dest, source, offset, length);
+}
+
+void hier_alltoall(const char* fn, group& g, const group_layout& l, void* dest, const void* source,
+                   size_t block_bytes) {
+  const int p = parity(g);
+  active_set_exit exit_sync{fn, g};
+  // Each block goes straight to its member with its signal behind it (no flush): other hosts' members first,
+  // whose latency is the longest, then this host's, by stores.
+  const int H = l.hosts, h = l.my_host;
+  const size_t mine = block_bytes * static_cast<size_t>(g.me);
+  for (int d = 1; d <= H; ++d) {
+    const int host = (h + d) % H;
+    for (int k = 0; k < l.count(host); ++k) {
+      const int j = l.member(host, (k + g.me) % l.count(host));
+      if (j != g.me) post(fn, g, j, w_data + p, at(dest, mine), at(source, block_bytes * j), block_bytes);
+    }
+  }
+  copy_local(at(dest, mine), at(source, mine), block_bytes);
+  consume(fn, g, w_data + p, g.size - 1);
+}
+
+void hier_reduce(const char* fn, group& g, const group_layout& l, void* dest, const void* source, size_t nelems,
+                 size_t elem_bytes, combine_fn combine) {
+  const int p = parity(g);
+  active_set_exit exit_sync{fn, g};
+  const int H = l.hosts, h = l.my_host, lead = l.leader(h);
+  if (g.me != lead) {  // the leader reads my source; the result comes back into my dest
+    raise(fn, g, lead, w_ready + p, 1);
+    consume(fn, g, w_data + p, 1, lead);
+    return;
+  }
+  consume(fn, g, w_ready + p, l.count(h) - 1);
+  // Scratch kept per thread: a fresh buffer of many pages would cost a page fault per page per call.
+  thread_local std::vector<char> acc, in;
+  const size_t bytes = nelems * elem_bytes;
+  if (acc.size() < bytes) acc.resize(bytes);
+  std::memcpy(acc.data(), source, bytes);
+  for (int k = 1; k < l.count(h); ++k) {
+    const int pe = g.pe(l.member(h, k));
+    if (const void* mapped = pointer_to(source, pe)) {
+      combine(acc.data(), mapped, nelems);
+      continue;
+    }
+    if (in.size() < bytes) in.resize(bytes);
+    get(fn, in.data(), source, bytes, pe, false);
+    combine(acc.data(), in.data(), nelems);
+  }
+  std::memcpy(dest, acc.data(), bytes);  // this host's partial result (dest may be source: read already)
+  // Among leaders: reduce-scatter by reading (leader of host k combines slice k of every leader's dest),
+  // all-gather by writing (it stores its slice into every leader's dest). Slices are disjoint.
+  leaders_sync(fn, g, l, w_slice + p);
+  const size_t per = (nelems + H - 1) / H;
+  const size_t lo = std::min(nelems, per * h), hi = std::min(nelems, lo + per);
+  const size_t sb = (hi - lo) * elem_bytes;
+  char* slice = at(dest, lo * elem_bytes);
+  if (sb > 0) {
+    if (in.size() < sb * (H - 1)) in.resize(sb * (H - 1));
+    for (int d = 1; d < H; ++d)  // every get in flight at once
+      get(fn, in.data() + sb * (d - 1), slice, sb, g.pe(l.leader((h + d) % H)), true);
+    quiet();
+    std::memcpy(acc.data(), slice, sb);
+    for (int d = 1; d < H; ++d) combine(acc.data(), in.data() + sb * (d - 1), hi - lo);
+    std::memcpy(slice, acc.data(), sb);
+  }
+  for (int d = 1; d < H; ++d) post(fn, g, l.leader((h + d) % H), w_chain + p, slice, slice, sb);
+  consume(fn, g, w_chain + p, H - 1);
+  for (int k = 1; k < l.count(h); ++k) post(fn, g, l.member(h, k), w_data + p, dest, dest, bytes);
+}
+
+}  // namespace rdsm::detail
