@@ -67,3 +67,29 @@ function(rdsm_add_pe_gtest name)
   endif()
   rdsm_add_pe_test(${name} TARGET ${name} ${forward})
 endfunction()
+
+# rdsm_add_hosts_test(<name> TARGET <executable target> PLACEMENT <host>x<PEs>... [TIMEOUT <s>] [ARGS <arg>...]
+#                     [LABELS <label>...])
+# Adds <name>: one job on this machine whose PEs believe they run on several hosts (RDSM_HOST_ID differs
+# between them: no shared memory across "hosts", UCX between them). PLACEMENT lists, in rank order, groups of
+# ranks and their host: "0x2 1x3" puts ranks 0-1 on host 0 and 2-4 on host 1; "0x1 1x1 0x1 1x1" alternates.
+function(rdsm_add_hosts_test name)
+  cmake_parse_arguments(T "" "TARGET;TIMEOUT" "PLACEMENT;ARGS;LABELS" ${ARGN})
+  if(NOT T_TIMEOUT)
+    set(T_TIMEOUT 120)
+  endif()
+  math(EXPR T_TIMEOUT "${T_TIMEOUT} * ${RDSM_TIME_SCALE}")
+  math(EXPR ctest_timeout "${T_TIMEOUT} + 15")
+  set(command ${RDSM_RUN} --timeout ${T_TIMEOUT})
+  set(separator "")
+  foreach(group IN LISTS T_PLACEMENT)
+    if(NOT group MATCHES "^([0-9]+)x([0-9]+)$")
+      message(FATAL_ERROR "rdsm_add_hosts_test(${name}): placement '${group}' is not <host>x<PEs>")
+    endif()
+    list(APPEND command ${separator} -n ${CMAKE_MATCH_2} env RDSM_HOST_ID=host${CMAKE_MATCH_1} ${RDSM_PE_EMULATOR}
+         $<TARGET_FILE:${T_TARGET}> ${T_ARGS})
+    set(separator ":")
+  endforeach()
+  add_test(NAME ${name} COMMAND ${command})
+  set_tests_properties(${name} PROPERTIES TIMEOUT ${ctest_timeout} LABELS "multipe;${T_LABELS}" PROCESSORS 2)
+endfunction()
