@@ -202,8 +202,7 @@ void group_fcollect(const char* fn, group& g, void* dest, const void* source, si
 
 void group_collect(const char* fn, group& g, void* dest, const void* source, size_t bytes) {
   // Across hosts, teams gather the sizes in their scratch first; active sets (no scratch) chain offsets.
-  if (const group_layout* l = spread_layout(g);
-      l != nullptr && static_cast<size_t>(g.size) * sizeof(uint64_t) <= g.scratch_bytes) {
+  if (const group_layout* l = spread_layout(g); l != nullptr && hier_collect_fits(g)) {
     hier_collect(fn, g, *l, dest, source, bytes);
     return;
   }

@@ -52,6 +52,15 @@ struct cached_layout {
 };
 thread_local std::vector<cached_layout> t_layouts;
 
+// A team's scratch (group::scratch, 32 KiB): two receive areas (one per parity: a leader may receive the
+// next collective's data while it still reads this one's), the area where a host's members gather what
+// leaves the host, and the table of sizes of collect.
+constexpr size_t area_bytes = 8 * 1024;
+char* receive_area(const group& g, int parity) { return static_cast<char*>(g.scratch) + parity * area_bytes; }
+char* gather_area(const group& g) { return static_cast<char*>(g.scratch) + 2 * area_bytes; }
+char* sizes_area(const group& g) { return static_cast<char*>(g.scratch) + 3 * area_bytes; }
+bool has_scratch(const group& g) { return g.scratch != nullptr && g.scratch_bytes >= 4 * area_bytes; }
+
 void post(const char* fn, group& g, int index, int w, void* dest, const void* source, size_t bytes) {
   put_signal(fn, dest, source, bytes, reinterpret_cast<uint64_t*>(word_at(g, w)), 1, signal_add, g.pe(index),
              false);
@@ -71,6 +80,10 @@ void leaders_sync(const char* fn, group& g, const group_layout& l, int w) {
 }
 
 }  // namespace
+
+bool hier_collect_fits(const group& g) {
+  return has_scratch(g) && static_cast<size_t>(g.size) * sizeof(uint64_t) <= area_bytes;
+}
 
 const group_layout* spread_layout(const group& g) {
   runtime& rt = runtime::get();
@@ -208,8 +221,8 @@ void hier_collect(const char* fn, group& g, const group_layout& l, void* dest, c
   length.assign(n, sizeof(uint64_t));
   for (size_t i = 0; i < n; ++i) offset[i] = i * sizeof(uint64_t);
   const uint64_t mine = bytes;
-  hier_gather_all(fn, g, l, g.scratch, &mine, offset, length);
-  const auto* sizes = reinterpret_cast<const uint64_t*>(g.scratch);
+  hier_gather_all(fn, g, l, sizes_area(g), &mine, offset, length);
+  const auto* sizes = reinterpret_cast<const uint64_t*>(sizes_area(g));
   size_t at_byte = 0;
   for (size_t i = 0; i < n; ++i) {
     offset[i] = at_byte;
@@ -219,10 +232,105 @@ void hier_collect(const char* fn, group& g, const group_layout& l, void* dest, c
   hier_gather_all(fn, g, l, dest, source, offset, length);
 }
 
+namespace {
+
+// Small blocks: what a host's members send to another host travels as one message between the leaders. Each
+// member stores the blocks for the other hosts into its leader's gather area (segment per destination host:
+// [source member][destination member]); the leader puts each segment into that host's leader's receive area
+// (segment per source host), which stores the blocks into its members' dests. Blocks within a host go
+// directly.
+bool alltoall_aggregates(const group& g, const group_layout& l, size_t block_bytes) {
+  if (!has_scratch(g) || block_bytes > runtime::get().cfg().coll_alltoall_aggregate) return false;
+  size_t out = 0, in = 0;  // blocks leaving the fullest host, and arriving there
+  for (int h = 0; h < l.hosts; ++h) {
+    const auto m = static_cast<size_t>(l.count(h)), rest = static_cast<size_t>(g.size) - m;
+    out = std::max(out, m * rest);
+    in = std::max(in, rest * m);
+  }
+  return std::max(out, in) * block_bytes <= area_bytes;
+}
+
+// Where host `to`'s segment starts in a gather area of host `from` (blocks from `from`'s members to `to`'s),
+// and where host `from`'s segment starts in a receive area of host `to`, in blocks.
+size_t gather_offset(const group_layout& l, int from, int to) {
+  size_t blocks = 0;
+  for (int h = 0; h < to; ++h)
+    if (h != from) blocks += static_cast<size_t>(l.count(from) * l.count(h));
+  return blocks;
+}
+size_t receive_offset(const group_layout& l, int from, int to) {
+  size_t blocks = 0;
+  for (int h = 0; h < from; ++h)
+    if (h != to) blocks += static_cast<size_t>(l.count(h) * l.count(to));
+  return blocks;
+}
+
+void aggregated_alltoall(const char* fn, group& g, const group_layout& l, int p, void* dest, const void* source,
+                         size_t block) {
+  const int H = l.hosts, h = l.my_host, lead = l.leader(h), m = l.count(h);
+  int my_k = 0;  // my position among my host's members
+  while (l.member(h, my_k) != g.me) ++my_k;
+  const size_t mine = block * static_cast<size_t>(g.me);
+  for (int d = 1; d < H; ++d) {  // blocks for the other hosts, into the leader's gather area
+    const int to = (h + d) % H;
+    char* seg = gather_area(g) + block * (gather_offset(l, h, to) + static_cast<size_t>(my_k * l.count(to)));
+    char* target = static_cast<char*>(pointer_to(seg, g.pe(lead)));
+    for (int t = 0; t < l.count(to); ++t) {
+      const void* from = at(source, block * static_cast<size_t>(l.member(to, t)));
+      if (target != nullptr) copy_local(target + block * t, from, block);
+      else put(fn, seg + block * t, from, block, g.pe(lead), false);
+    }
+    if (target == nullptr) fence();  // the blocks before the leader's signal
+  }
+  for (int k = 0; k < m; ++k) {  // blocks within the host, directly
+    const int j = l.member(h, k);
+    if (j != g.me) post(fn, g, j, w_data + p, at(dest, mine), at(source, block * j), block);
+  }
+  copy_local(at(dest, mine), at(source, mine), block);
+  if (g.me != lead) {
+    raise(fn, g, lead, w_ready + p, 1);
+    consume(fn, g, w_data + p, m, lead);  // m-1 members of the host, and the leader's delivery
+    return;
+  }
+  consume(fn, g, w_ready + p, m - 1);
+  for (int d = 1; d < H; ++d) {
+    const int to = (h + d) % H;
+    const size_t n = block * static_cast<size_t>(m * l.count(to));
+    char* seg = receive_area(g, p) + block * receive_offset(l, h, to);
+    post(fn, g, l.leader(to), w_slice + p, seg, gather_area(g) + block * gather_offset(l, h, to), n);
+  }
+  consume(fn, g, w_slice + p, H - 1);
+  // Every other host's blocks into this host's members' dests: block [source s][member t] goes to member t at
+  // the source's index.
+  for (int k = 0; k < m; ++k) {
+    const int t = l.member(h, k);
+    void* target = t == g.me ? dest : pointer_to(dest, g.pe(t));
+    for (int from = 0; from < H; ++from) {
+      if (from == h) continue;
+      const char* seg = receive_area(g, p) + block * receive_offset(l, from, h);
+      for (int s = 0; s < l.count(from); ++s) {
+        const char* b = seg + block * static_cast<size_t>(s * m + k);
+        const size_t off = block * static_cast<size_t>(l.member(from, s));
+        if (target != nullptr) copy_local(at(target, off), b, block);
+        else put(fn, at(dest, off), b, block, g.pe(t), false);
+      }
+    }
+    if (target == nullptr) fence();
+    if (t != g.me) raise(fn, g, t, w_data + p, 1);
+  }
+  consume(fn, g, w_data + p, m - 1);
+}
+
+}  // namespace
+
 void hier_alltoall(const char* fn, group& g, const group_layout& l, void* dest, const void* source,
                    size_t block_bytes) {
   const int p = parity(g);
   active_set_exit exit_sync{fn, g};
+  if (alltoall_aggregates(g, l, block_bytes)) {
+    aggregated_alltoall(fn, g, l, p, dest, source, block_bytes);
+    return;
+  }
   // Each block goes straight to its member with its signal behind it (no flush): other hosts' members first,
   // whose latency is the longest, then this host's, by stores.
   const int H = l.hosts, h = l.my_host;
@@ -263,6 +371,24 @@ void hier_reduce(const char* fn, group& g, const group_layout& l, void* dest, co
     if (in.size() < bytes) in.resize(bytes);
     get(fn, in.data(), source, bytes, pe, false);
     combine(acc.data(), in.data(), nelems);
+  }
+  if (has_scratch(g) && bytes <= runtime::get().cfg().coll_reduce_exchange &&
+      bytes * static_cast<size_t>(H - 1) <= area_bytes) {
+    // Small: every leader sends its host's partial result to every other leader (one message each, no round
+    // trip), and each combines them all in host order, so that every leader computes the same bits.
+    auto slot = [&](int from, int to) { return static_cast<size_t>(from < to ? from : from - 1) * bytes; };
+    for (int d = 1; d < H; ++d) {
+      const int to = (h + d) % H;
+      post(fn, g, l.leader(to), w_slice + p, receive_area(g, p) + slot(h, to), acc.data(), bytes);
+    }
+    consume(fn, g, w_slice + p, H - 1);
+    if (in.size() < bytes) in.resize(bytes);
+    std::memcpy(in.data(), h == 0 ? acc.data() : receive_area(g, p) + slot(0, h), bytes);
+    for (int from = 1; from < H; ++from)
+      combine(in.data(), from == h ? acc.data() : receive_area(g, p) + slot(from, h), nelems);
+    std::memcpy(dest, in.data(), bytes);
+    for (int k = 1; k < l.count(h); ++k) post(fn, g, l.member(h, k), w_data + p, dest, dest, bytes);
+    return;
   }
   std::memcpy(dest, acc.data(), bytes);  // this host's partial result (dest may be source: read already)
   // Among leaders: reduce-scatter by reading (leader of host k combines slice k of every leader's dest),
