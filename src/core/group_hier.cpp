@@ -61,9 +61,12 @@ char* gather_area(const group& g) { return static_cast<char*>(g.scratch) + 2 * a
 char* sizes_area(const group& g) { return static_cast<char*>(g.scratch) + 3 * area_bytes; }
 bool has_scratch(const group& g) { return g.scratch != nullptr && g.scratch_bytes >= 4 * area_bytes; }
 
-void post(const char* fn, group& g, int index, int w, void* dest, const void* source, size_t bytes) {
+// Data, then a signal ordered behind it. Blocking (the source may be reused at return) unless `nbi`: then the
+// caller completes it with a quiet.
+void post(const char* fn, group& g, int index, int w, void* dest, const void* source, size_t bytes,
+          bool nbi = false) {
   put_signal(fn, dest, source, bytes, reinterpret_cast<uint64_t*>(word_at(g, w)), 1, signal_add, g.pe(index),
-             false);
+             nbi);
 }
 
 // A dissemination among the leaders of the hosts on counter word `w`: round k adds 2^k, so an early
@@ -332,18 +335,19 @@ void hier_alltoall(const char* fn, group& g, const group_layout& l, void* dest, 
     return;
   }
   // Each block goes straight to its member with its signal behind it (no flush): other hosts' members first,
-  // whose latency is the longest, then this host's, by stores.
+  // whose latency is the longest, then this host's, by stores. All in flight at once, completed at the end.
   const int H = l.hosts, h = l.my_host;
   const size_t mine = block_bytes * static_cast<size_t>(g.me);
   for (int d = 1; d <= H; ++d) {
     const int host = (h + d) % H;
     for (int k = 0; k < l.count(host); ++k) {
       const int j = l.member(host, (k + g.me) % l.count(host));
-      if (j != g.me) post(fn, g, j, w_data + p, at(dest, mine), at(source, block_bytes * j), block_bytes);
+      if (j != g.me) post(fn, g, j, w_data + p, at(dest, mine), at(source, block_bytes * j), block_bytes, true);
     }
   }
   copy_local(at(dest, mine), at(source, mine), block_bytes);
   consume(fn, g, w_data + p, g.size - 1);
+  quiet();  // the source may be reused once the call returns
 }
 
 void hier_reduce(const char* fn, group& g, const group_layout& l, void* dest, const void* source, size_t nelems,

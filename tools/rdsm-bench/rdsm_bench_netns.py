@@ -27,7 +27,7 @@ PERFTESTS = {
 RMA_BENCHES = ["put_lat", "get_lat", "put_bw", "get_bw", "amo", "signal", "put_pp", "barrier"]
 COLL_BENCHES = ["barrier", "broadcast", "fcollect", "alltoall", "reduce"]
 COLLECTIVES = ("broadcast", "fcollect", "alltoall", "reduce_sum")
-BROADCAST_SCATTER = 64 << 10  # src/core/group.cpp: broadcast_scatter_bytes
+REDUCE_EXCHANGE = 8 << 10  # RDSM_COLL_REDUCE_EXCHANGE's default (src/common/config.def)
 LAT_BOUND, BW_BOUND, MODEL_BOUND = 1.15, 0.9, 1.3  # issue 11's acceptance
 
 
@@ -173,53 +173,44 @@ def run_host(tools, n, cmd, out, timeout):
     return p.stdout
 
 
-# ---- cost models of the algorithms in src/core/group.cpp (flat; load/store within a host) ----------------
+# ---- cost models of the algorithms across hosts in src/core/group_hier.cpp -------------------------------
 def models(alpha, beta):
-    """Model functions (PEs, bytes) -> ns for two hosts of P/2 PEs each: m = P/2 PEs per host, R = m PEs on
-    the other host. alpha: one-way latency of an 8-byte put (ucx_perftest ucp_put_lat); beta: ns per byte at
-    the link's bandwidth (the better of ucp_put_bw and ucp_get at 1 MiB). Work within a host (stores into mapped heaps, CPU atomics)
-    counts as free; a fence or quiet after puts that went through UCX is a flush: a round trip, 2 alpha.
-    Bytes crossing the link in one direction are serialized there (one TCP path between the two hosts)."""
-    def barrier(p, n=0):  # dissemination: ceil(log2 P) rounds, one message each
-        return math.ceil(math.log2(p)) * alpha
+    """Model functions (PEs, bytes) -> ns for two hosts of m = P/2 PEs each. alpha: one-way latency of an
+    8-byte put (ucx_perftest ucp_put_lat); beta: ns per byte at the link's bandwidth (the better of ucp_put_bw
+    and ucp_get at 1 MiB). Work within a host (stores into mapped memory, CPU atomics) counts as free; a
+    signal travels behind its data (no flush); bytes crossing the link in one direction are serialized there
+    (one TCP path between the two hosts). With H hosts the leaders' part costs ceil(log2 H) rounds; H = 2."""
+    def barrier(p, n=0):  # members meet their leader; the two leaders signal each other (one round)
+        return alpha
 
-    def broadcast(p, n):
-        m = p // 2
-        if n < BROADCAST_SCATTER or p <= 2:
-            # members tell the root they entered (alpha); the root puts n bytes to each of the m members on
-            # the other host (m n beta at its link, alpha to arrive), flushes (2 alpha), signals them (alpha)
-            return 4 * alpha + m * n * beta
-        # scatter: the root puts a slice n/(P-1) to each member, flush, signal; then every member puts its
-        # slice to every other non-root member, flush, signal. The root's host sends m + m(m-1) slices across.
-        s = n / (p - 1)
-        return alpha + 2 * (3 * alpha) + (m + m * (m - 1)) * s * beta
+    def broadcast(p, n):  # the other host's leader tells the root it entered (alpha), the root puts n across
+        return 2 * alpha + n * beta
 
-    def fcollect(p, n):  # every PE puts its n bytes to every other: m*m blocks cross; flush; signal
+    def fcollect(p, n):  # each leader puts its host's m blocks to the other leader, at the same time
         m = p // 2
-        return 3 * alpha + m * m * n * beta
+        return alpha + m * n * beta
 
-    def alltoall(p, n):  # every PE puts n bytes to each other PE: m*m blocks cross each way; flush; signal
+    def alltoall(p, n):  # m*m blocks cross each way: one message between leaders (small) or m*m direct puts
         m = p // 2
-        return 3 * alpha + m * m * n * beta
+        return alpha + m * m * n * beta
 
     def reduce(p, n):
-        # sync (dissemination), then each PE gets its slice n/P from each of the R remote PEs one after the
-        # other (a round trip each), m*m slices cross the link; puts of the combined slice to every PE (m*m
-        # slices cross again); a barrier: flush (2 alpha) + dissemination
-        m = p // 2
-        lg = math.ceil(math.log2(p))
-        return lg * alpha + m * 2 * alpha + 2 * m * m * (n / p) * beta + 2 * alpha + lg * alpha
+        if n <= REDUCE_EXCHANGE:  # the leaders exchange their hosts' partial results
+            return alpha + n * beta
+        # a sync of the leaders (alpha); each gets the other's half (a round trip) and puts its combined half
+        # back (alpha): n/2 bytes cross each way twice
+        return 4 * alpha + n * beta
 
     return {"barrier_all": barrier, "broadcast": broadcast, "fcollect": fcollect, "alltoall": alltoall,
             "reduce_sum": reduce}
 
 
 MODEL_TEXT = {
-    "barrier_all": "ceil(log2 P) a (dissemination)",
-    "broadcast": "4a + m n b (< 64 KiB); 7a + m^2 n/(P-1) b (scatter)",
-    "fcollect": "3a + m^2 n b",
-    "alltoall": "3a + m^2 n b",
-    "reduce_sum": "(2 ceil(log2 P) + 2m + 2) a + 2 m^2 (n/P) b",
+    "barrier_all": "a (one round between the hosts' leaders)",
+    "broadcast": "2a + n b (entry, one put across)",
+    "fcollect": "a + m n b (each host's blocks cross once)",
+    "alltoall": "a + m^2 n b",
+    "reduce_sum": "a + n b (<= 8 KiB: partials exchanged); 4a + n b (halves read and written)",
 }
 
 
