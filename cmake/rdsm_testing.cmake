@@ -69,12 +69,12 @@ function(rdsm_add_pe_gtest name)
 endfunction()
 
 # rdsm_add_hosts_test(<name> TARGET <executable target> PLACEMENT <host>x<PEs>... [TIMEOUT <s>] [ARGS <arg>...]
-#                     [LABELS <label>...])
+#                     [ENV <VAR=value>...] [EXPECT <regex of a line of output>] [LABELS <label>...])
 # Adds <name>: one job on this machine whose PEs believe they run on several hosts (RDSM_HOST_ID differs
 # between them: no shared memory across "hosts", UCX between them). PLACEMENT lists, in rank order, groups of
 # ranks and their host: "0x2 1x3" puts ranks 0-1 on host 0 and 2-4 on host 1; "0x1 1x1 0x1 1x1" alternates.
 function(rdsm_add_hosts_test name)
-  cmake_parse_arguments(T "" "TARGET;TIMEOUT" "PLACEMENT;ARGS;LABELS" ${ARGN})
+  cmake_parse_arguments(T "" "TARGET;TIMEOUT;EXPECT" "PLACEMENT;ARGS;ENV;LABELS" ${ARGN})
   if(NOT T_TIMEOUT)
     set(T_TIMEOUT 120)
   endif()
@@ -86,10 +86,14 @@ function(rdsm_add_hosts_test name)
     if(NOT group MATCHES "^([0-9]+)x([0-9]+)$")
       message(FATAL_ERROR "rdsm_add_hosts_test(${name}): placement '${group}' is not <host>x<PEs>")
     endif()
-    list(APPEND command ${separator} -n ${CMAKE_MATCH_2} env RDSM_HOST_ID=host${CMAKE_MATCH_1} ${RDSM_PE_EMULATOR}
+    list(APPEND command ${separator} -n ${CMAKE_MATCH_2} env RDSM_HOST_ID=host${CMAKE_MATCH_1} ${T_ENV} ${RDSM_PE_EMULATOR}
          $<TARGET_FILE:${T_TARGET}> ${T_ARGS})
     set(separator ":")
   endforeach()
   add_test(NAME ${name} COMMAND ${command})
   set_tests_properties(${name} PROPERTIES TIMEOUT ${ctest_timeout} LABELS "multipe;${T_LABELS}" PROCESSORS 2)
+  if(T_EXPECT)  # the exit status no longer decides alone: a failing PE or test must show in the output
+    set_tests_properties(${name} PROPERTIES PASS_REGULAR_EXPRESSION "${T_EXPECT}"
+                                            FAIL_REGULAR_EXPRESSION "FAILED|ending the job")
+  endif()
 endfunction()

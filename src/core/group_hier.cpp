@@ -9,6 +9,7 @@
 #include <cstring>
 #include <vector>
 
+#include "common/log.hpp"
 #include "core/group_util.hpp"
 #include "core/rma.hpp"
 #include "core/runtime.hpp"
@@ -98,6 +99,12 @@ const group_layout* spread_layout(const group& g) {
   if (t_layouts.size() >= 16) t_layouts.erase(t_layouts.begin());
   t_layouts.push_back({gen, g.start, g.stride, g.size, make_layout(g)});
   const group_layout& l = t_layouts.back().layout;
+  if (l.hosts > 1 && log_current_level() >= log_level::info) {
+    std::string leaders;
+    for (int h = 0; h < std::min(l.hosts, 8); ++h) leaders += format("%sPE %d", h > 0 ? ", " : "", g.pe(l.leader(h)));
+    RDSM_LOG_INFO("coll", "group of %d PEs from PE %d (stride %d) spans %d hosts: collectives through their leaders %s%s",
+                  g.size, g.start, g.stride, l.hosts, leaders.c_str(), l.hosts > 8 ? ", ..." : "");
+  }
   // The barrier's rounds among leaders use the round words below its two own.
   return l.hosts > 1 && l.hosts <= (1 << w_gather) ? &l : nullptr;
 }
