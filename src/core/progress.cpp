@@ -57,7 +57,9 @@ void progress_engine::run() {
       if (step()) {
         idle = 0;
         last_work = 0;
-      } else if ((idle & 15) == 15) {
+      } else if (linger_ns_.load(std::memory_order_relaxed) == 0 || (idle & 15) == 15) {
+        // Without a linger the thread sleeps as soon as its rounds find nothing: each round over TCP costs
+        // system calls, on a CPU that the PE's own waiting thread usually needs at that moment.
         const uint64_t t = monotonic_ns();
         if (last_work == 0) last_work = t;
         if (t - last_work > linger_ns_.load(std::memory_order_relaxed)) break;

@@ -276,7 +276,7 @@ def cmd_netns(args, tools):
         print(f"  {test} {' '.join(extra)} {size} B: {tools.fmt(link[n], unit)} (runs: {each})")
     print(f"cost models: a = ucp_put_lat = {tools.fmt(alpha, 'ns')}, b = 1 / max(ucp_put_bw, ucp_get 1 MiB) = "
           f"{beta:.3g} ns/B; "
-          f"m PEs per host, P PEs; collectives are flat (src/core/group.cpp), load/store within a host counted free")
+          f"m PEs per host, P PEs; collectives across hosts (src/core/group_hier.cpp), load/store within a host counted free")
     lines = [("operation", "size", "PEs", "rdsm", "reference", "ref. value", "ratio", "target", "result",
               "one host")]
     table = [["operation", "size", "pes", "unit", "rdsm", "reference", "reference_value", "ratio", "target", "result",
