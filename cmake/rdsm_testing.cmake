@@ -25,13 +25,19 @@ endif()
 # Adds one test <name>.np<n> per PE count, run as `rdsmrun -n <n> --timeout <s> <exe> <args>`; with TCP also
 # <name>.np<n>.tcp under UCX_TLS=tcp,self with RDSM_SHARE_HEAP=0, so that the heap is reached through UCX
 # (which emulates RMA and atomics over TCP there) rather than mapped by the PEs of the host.
-function(rdsm_add_pe_test name)
-  cmake_parse_arguments(T "TCP" "TARGET;TIMEOUT" "PES;ARGS;ENV;LABELS" ${ARGN})
+# Sets T_TIMEOUT (the launcher's limit: the given one or `default`, stretched by RDSM_TIME_SCALE) and
+# ctest_timeout (15 s more, so that the launcher's own report comes first) in the caller.
+macro(rdsm_test_timeouts default)
   if(NOT T_TIMEOUT)
-    set(T_TIMEOUT 60)
+    set(T_TIMEOUT ${default})
   endif()
   math(EXPR T_TIMEOUT "${T_TIMEOUT} * ${RDSM_TIME_SCALE}")
   math(EXPR ctest_timeout "${T_TIMEOUT} + 15")
+endmacro()
+
+function(rdsm_add_pe_test name)
+  cmake_parse_arguments(T "TCP" "TARGET;TIMEOUT" "PES;ARGS;ENV;LABELS" ${ARGN})
+  rdsm_test_timeouts(60)
   set(variants plain)
   if(T_TCP)
     list(APPEND variants tcp)
@@ -75,11 +81,7 @@ endfunction()
 # ranks and their host: "0x2 1x3" puts ranks 0-1 on host 0 and 2-4 on host 1; "0x1 1x1 0x1 1x1" alternates.
 function(rdsm_add_hosts_test name)
   cmake_parse_arguments(T "" "TARGET;TIMEOUT;EXPECT" "PLACEMENT;ARGS;ENV;LABELS" ${ARGN})
-  if(NOT T_TIMEOUT)
-    set(T_TIMEOUT 120)
-  endif()
-  math(EXPR T_TIMEOUT "${T_TIMEOUT} * ${RDSM_TIME_SCALE}")
-  math(EXPR ctest_timeout "${T_TIMEOUT} + 15")
+  rdsm_test_timeouts(120)
   set(command ${RDSM_RUN} --timeout ${T_TIMEOUT})
   set(separator "")
   foreach(group IN LISTS T_PLACEMENT)
