@@ -165,10 +165,13 @@ void group_broadcast(const char* fn, group& g, void* dest, const void* source, s
       int j = (g.me + k) % n;
       if (j != root) raise(fn, g, j, w_data + p, 1);
     }
+    raise(fn, g, root, w_ready + p, 1);  // my slice has landed everywhere: the root may leave
     consume(fn, g, w_data + p, n - 2);
     return;
   }
   consume(fn, g, w_ready + p, n - 1);
+  // The root's own copy first: a member released below may write its next collective into this dest at once.
+  if (root_receives) copy_local(dest, source, bytes);
   for (int k = 1; k < n; ++k) {
     int j = (root + k) % n;
     size_t lo = 0, hi = bytes;
@@ -177,7 +180,9 @@ void group_broadcast(const char* fn, group& g, void* dest, const void* source, s
   }
   fence();
   for (int k = 1; k < n; ++k) raise(fn, g, (root + k) % n, scatter ? w_slice + p : w_data + p, 1);
-  if (root_receives) copy_local(dest, source, bytes);
+  // Scattered, the root leaves only once the members' exchange has landed: otherwise its next collective
+  // could write into a member's dest before a slice of this one does.
+  if (scatter) consume(fn, g, w_ready + p, n - 1);
 }
 
 void group_fcollect(const char* fn, group& g, void* dest, const void* source, size_t bytes) {
@@ -208,6 +213,9 @@ void group_collect(const char* fn, group& g, void* dest, const void* source, siz
   }
   const int p = parity(g);
   active_set_exit exit_sync{fn, g};
+  // Members write into each other's dests before they know the others entered. On one host every write of
+  // the previous collective has landed by then; across hosts a member may still receive it: sync first.
+  if (spread_layout(g) != nullptr) group_sync(fn, g);
   // Offsets travel along a chain: member i learns where its block starts from member i-1 (value + 1, so
   // a zero offset is still a visible arrival) and passes on the end of its own block.
   size_t offset = 0;
@@ -252,6 +260,7 @@ void group_alltoalls(const char* fn, group& g, void* dest, const void* source, p
   active_set_exit exit_sync{fn, g};
   const auto e = static_cast<ptrdiff_t>(elem_bytes);
   const auto ne = static_cast<ptrdiff_t>(nelems);
+  if (spread_layout(g) != nullptr) group_sync(fn, g);  // as in group_collect
   for (int k = 0; k < g.size; ++k) {
     int j = (g.me + k) % g.size;
     iput(fn, at(dest, static_cast<size_t>(g.me * ne * dst * e)), at(source, static_cast<size_t>(j * ne * sst * e)),

@@ -62,12 +62,10 @@ char* gather_area(const group& g) { return static_cast<char*>(g.scratch) + 2 * a
 char* sizes_area(const group& g) { return static_cast<char*>(g.scratch) + 3 * area_bytes; }
 bool has_scratch(const group& g) { return g.scratch != nullptr && g.scratch_bytes >= 4 * area_bytes; }
 
-// Data, then a signal ordered behind it. Blocking (the source may be reused at return) unless `nbi`: then the
-// caller completes it with a quiet.
-void post(const char* fn, group& g, int index, int w, void* dest, const void* source, size_t bytes,
-          bool nbi = false) {
+// Data, then a signal ordered behind it; blocking (the source may be reused at return).
+void post(const char* fn, group& g, int index, int w, void* dest, const void* source, size_t bytes) {
   put_signal(fn, dest, source, bytes, reinterpret_cast<uint64_t*>(word_at(g, w)), 1, signal_add, g.pe(index),
-             nbi);
+             false);
 }
 
 // A dissemination among the leaders of the hosts on counter word `w`: round k adds 2^k, so an early
@@ -83,6 +81,28 @@ void leaders_sync(const char* fn, group& g, const group_layout& l, int w) {
   consume(fn, g, w, all);
 }
 
+// Stores `bytes` of `data` into the dest of every other member of this host, then signals them all on word
+// `w`: no member is released before every member's copy has landed, since a released member may start the
+// next collective at once and write into another member's dest.
+void deliver(const char* fn, group& g, const group_layout& l, int w, void* dest, const void* data, size_t bytes) {
+  const int h = l.my_host;
+  bool transported = false;
+  for (int k = 0; k < l.count(h) && bytes > 0; ++k) {
+    const int pe = g.pe(l.member(h, k));
+    if (l.member(h, k) == g.me) continue;
+    if (void* target = pointer_to(dest, pe)) {
+      copy_local(target, data, bytes);
+    } else {
+      put(fn, dest, data, bytes, pe, false);
+      transported = true;
+    }
+  }
+  if (transported) fence();  // a quiet: puts through UCX complete before the stores that signal
+  else std::atomic_thread_fence(std::memory_order_release);
+  for (int k = 0; k < l.count(h); ++k)
+    if (l.member(h, k) != g.me) raise(fn, g, l.member(h, k), w, 1);
+}
+
 }  // namespace
 
 bool hier_collect_fits(const group& g) {
@@ -95,7 +115,7 @@ const group_layout* spread_layout(const group& g) {
   const unsigned gen = runtime::generation();
   for (const cached_layout& c : t_layouts)
     if (c.generation == gen && c.start == g.start && c.stride == g.stride && c.size == g.size)
-      return c.layout.hosts > 1 ? &c.layout : nullptr;
+      return c.layout.hosts > 1 && c.layout.hosts <= (1 << w_gather) ? &c.layout : nullptr;
   if (t_layouts.size() >= 16) t_layouts.erase(t_layouts.begin());
   t_layouts.push_back({gen, g.start, g.stride, g.size, make_layout(g)});
   const group_layout& l = t_layouts.back().layout;
@@ -146,6 +166,8 @@ void hier_broadcast(const char* fn, group& g, const group_layout& l, void* dest,
   // nobody leaves before every member has entered.
   if (g.me == root) {
     consume(fn, g, w_ready + p, l.count(h) - 1 + H - 1);
+    // Before any data leaves: a member released below may write its next collective into this dest at once.
+    if (root_receives) copy_local(dest, source, bytes);
   } else {
     consume(fn, g, w_ready + p, l.count(h) - 1);
     raise(fn, g, root, w_ready + p, 1);
@@ -178,11 +200,7 @@ void hier_broadcast(const char* fn, group& g, const group_layout& l, void* dest,
     for (d >>= 1; d >= top && d >= 1; d >>= 1)
       if (rank + d < H) post(fn, g, head_at(rank + d), w_data + p, dest, data, bytes);
   }
-  for (int k = 0; k < l.count(h); ++k) {
-    const int j = l.member(h, k);
-    if (j != g.me) post(fn, g, j, w_data + p, dest, data, bytes);
-  }
-  if (g.me == root && root_receives) copy_local(dest, source, bytes);
+  deliver(fn, g, l, w_data + p, dest, data, bytes);
 }
 
 void hier_gather_all(const char* fn, group& g, const group_layout& l, void* dest, const void* source,
@@ -195,8 +213,12 @@ void hier_gather_all(const char* fn, group& g, const group_layout& l, void* dest
     consume(fn, g, w_data + p, 1, lead);
     return;
   }
+  // Leaders say they entered: another leader's dest may still receive the previous collective's data (a
+  // reduction's slices, a broadcast's tree) until its leader enters this one.
+  for (int d = 1; d < H; ++d) raise(fn, g, l.leader((h + d) % H), w_chain + p, 1);
   copy_local(at(dest, offset[g.me]), source, bytes[g.me]);
   consume(fn, g, w_ready + p, l.count(h) - 1);
+  consume(fn, g, w_chain + p, H - 1);
   // This host's blocks, merged into runs of adjacent bytes, go to every other leader; the last run carries
   // the signal.
   struct run {
@@ -220,7 +242,7 @@ void hier_gather_all(const char* fn, group& g, const group_layout& l, void* dest
   consume(fn, g, w_slice + p, H - 1);
   size_t total = 0;
   for (int i = 0; i < g.size; ++i) total = std::max(total, offset[i] + bytes[i]);
-  for (int k = 1; k < l.count(h); ++k) post(fn, g, l.member(h, k), w_data + p, dest, dest, total);
+  deliver(fn, g, l, w_data + p, dest, dest, total);
 }
 
 void hier_collect(const char* fn, group& g, const group_layout& l, void* dest, const void* source, size_t bytes) {
@@ -311,7 +333,8 @@ void aggregated_alltoall(const char* fn, group& g, const group_layout& l, int p,
   }
   consume(fn, g, w_slice + p, H - 1);
   // Every other host's blocks into this host's members' dests: block [source s][member t] goes to member t at
-  // the source's index.
+  // the source's index. All of them land before any member is released.
+  bool transported = false;
   for (int k = 0; k < m; ++k) {
     const int t = l.member(h, k);
     void* target = t == g.me ? dest : pointer_to(dest, g.pe(t));
@@ -321,13 +344,19 @@ void aggregated_alltoall(const char* fn, group& g, const group_layout& l, int p,
       for (int s = 0; s < l.count(from); ++s) {
         const char* b = seg + block * static_cast<size_t>(s * m + k);
         const size_t off = block * static_cast<size_t>(l.member(from, s));
-        if (target != nullptr) copy_local(at(target, off), b, block);
-        else put(fn, at(dest, off), b, block, g.pe(t), false);
+        if (target != nullptr) {
+          copy_local(at(target, off), b, block);
+        } else {
+          put(fn, at(dest, off), b, block, g.pe(t), false);
+          transported = true;
+        }
       }
     }
-    if (target == nullptr) fence();
-    if (t != g.me) raise(fn, g, t, w_data + p, 1);
   }
+  if (transported) fence();
+  else std::atomic_thread_fence(std::memory_order_release);
+  for (int k = 0; k < m; ++k)
+    if (l.member(h, k) != g.me) raise(fn, g, l.member(h, k), w_data + p, 1);
   consume(fn, g, w_data + p, m - 1);
 }
 
@@ -341,20 +370,24 @@ void hier_alltoall(const char* fn, group& g, const group_layout& l, void* dest, 
     aggregated_alltoall(fn, g, l, p, dest, source, block_bytes);
     return;
   }
-  // Each block goes straight to its member with its signal behind it (no flush): other hosts' members first,
-  // whose latency is the longest, then this host's, by stores. All in flight at once, completed at the end.
+  // Blocks go straight to their members, which must all have entered (their dests may still receive the
+  // previous collective's data until then): a barrier first. Then every block in flight at once, other
+  // hosts' members first (their latency is the longest); a quiet; then the signals, so that a member that
+  // has all of its blocks knows that every block of the call has landed, as on one host.
+  hier_sync(fn, g, l);
   const int H = l.hosts, h = l.my_host;
   const size_t mine = block_bytes * static_cast<size_t>(g.me);
   for (int d = 1; d <= H; ++d) {
     const int host = (h + d) % H;
     for (int k = 0; k < l.count(host); ++k) {
       const int j = l.member(host, (k + g.me) % l.count(host));
-      if (j != g.me) post(fn, g, j, w_data + p, at(dest, mine), at(source, block_bytes * j), block_bytes, true);
+      if (j != g.me) put(fn, at(dest, mine), at(source, block_bytes * j), block_bytes, g.pe(j), true);
     }
   }
   copy_local(at(dest, mine), at(source, mine), block_bytes);
+  quiet();
+  for (int k = 1; k < g.size; ++k) raise(fn, g, (g.me + k) % g.size, w_data + p, 1);
   consume(fn, g, w_data + p, g.size - 1);
-  quiet();  // the source may be reused once the call returns
 }
 
 void hier_reduce(const char* fn, group& g, const group_layout& l, void* dest, const void* source, size_t nelems,
@@ -398,7 +431,7 @@ void hier_reduce(const char* fn, group& g, const group_layout& l, void* dest, co
     for (int from = 1; from < H; ++from)
       combine(in.data(), from == h ? acc.data() : receive_area(g, p) + slot(from, h), nelems);
     std::memcpy(dest, in.data(), bytes);
-    for (int k = 1; k < l.count(h); ++k) post(fn, g, l.member(h, k), w_data + p, dest, dest, bytes);
+    deliver(fn, g, l, w_data + p, dest, dest, bytes);
     return;
   }
   std::memcpy(dest, acc.data(), bytes);  // this host's partial result (dest may be source: read already)
@@ -420,7 +453,7 @@ void hier_reduce(const char* fn, group& g, const group_layout& l, void* dest, co
   }
   for (int d = 1; d < H; ++d) post(fn, g, l.leader((h + d) % H), w_chain + p, slice, slice, sb);
   consume(fn, g, w_chain + p, H - 1);
-  for (int k = 1; k < l.count(h); ++k) post(fn, g, l.member(h, k), w_data + p, dest, dest, bytes);
+  deliver(fn, g, l, w_data + p, dest, dest, bytes);
 }
 
 }  // namespace rdsm::detail
