@@ -34,9 +34,11 @@ near("broadcast 8 PEs 1 MiB", m["broadcast"](8, MIB), 2 * a + MIB * b)
 near("fcollect 8 PEs (4 blocks cross)", m["fcollect"](8, 64), a + 4 * 64 * b)
 near("alltoall 4 PEs (4 blocks cross)", m["alltoall"](4, 64), a + 4 * 64 * b)
 near("alltoall 8 PEs (16 blocks cross)", m["alltoall"](8, 64), a + 16 * 64 * b)
+near("alltoall 8 PEs 64 KiB (direct, after a barrier)", m["alltoall"](8, 65536), 2 * a + 16 * 65536 * b)
+near("alltoall 4 PEs 64 KiB (via the leaders)", m["alltoall"](4, 65536), a + 4 * 65536 * b)
 near("reduce 4 PEs 4 KiB (partials exchanged)", m["reduce_sum"](4, 4096), a + 4096 * b)
-near("reduce 8 PEs 8 KiB (partials exchanged)", m["reduce_sum"](8, 8192), a + 8192 * b)
-near("reduce 8 PEs 64 KiB (halves)", m["reduce_sum"](8, 65536), 4 * a + 65536 * b)
+near("reduce 8 PEs 64 KiB (partials exchanged)", m["reduce_sum"](8, 65536), a + 65536 * b)
+near("reduce 8 PEs 256 KiB (halves)", m["reduce_sum"](8, 262144), 4 * a + 262144 * b)
 
 # The table: rdsm / reference; times meet <= bound, bandwidths >= bound.
 link = {"put_lat": 1000.0, "get_lat": 2000.0, "fadd_lat": 2000.0, "put_bw": 100.0, "get_bw": 400.0}

@@ -53,14 +53,13 @@ struct cached_layout {
 };
 thread_local std::vector<cached_layout> t_layouts;
 
-// A team's scratch (group::scratch, 32 KiB): two receive areas (one per parity: a leader may receive the
-// next collective's data while it still reads this one's), the area where a host's members gather what
-// leaves the host, and the table of sizes of collect.
-constexpr size_t area_bytes = 8 * 1024;
-char* receive_area(const group& g, int parity) { return static_cast<char*>(g.scratch) + parity * area_bytes; }
-char* gather_area(const group& g) { return static_cast<char*>(g.scratch) + 2 * area_bytes; }
-char* sizes_area(const group& g) { return static_cast<char*>(g.scratch) + 3 * area_bytes; }
-bool has_scratch(const group& g) { return g.scratch != nullptr && g.scratch_bytes >= 4 * area_bytes; }
+// A team's scratch (group::scratch: 1 MiB for the world, 16 KiB for other teams) in four equal areas: two
+// receive areas (one per parity: a leader may receive the next collective's data while it still reads this
+// one's), the area where a host's members gather what leaves the host, and the table of sizes of collect.
+size_t area_bytes(const group& g) { return g.scratch != nullptr ? g.scratch_bytes / 4 : 0; }
+char* receive_area(const group& g, int parity) { return static_cast<char*>(g.scratch) + parity * area_bytes(g); }
+char* gather_area(const group& g) { return static_cast<char*>(g.scratch) + 2 * area_bytes(g); }
+char* sizes_area(const group& g) { return static_cast<char*>(g.scratch) + 3 * area_bytes(g); }
 
 // Data, then a signal ordered behind it; blocking (the source may be reused at return).
 void post(const char* fn, group& g, int index, int w, void* dest, const void* source, size_t bytes) {
@@ -106,7 +105,7 @@ void deliver(const char* fn, group& g, const group_layout& l, int w, void* dest,
 }  // namespace
 
 bool hier_collect_fits(const group& g) {
-  return has_scratch(g) && static_cast<size_t>(g.size) * sizeof(uint64_t) <= area_bytes;
+  return static_cast<size_t>(g.size) * sizeof(uint64_t) <= area_bytes(g);
 }
 
 const group_layout* spread_layout(const group& g) {
@@ -272,14 +271,14 @@ namespace {
 // (segment per source host), which stores the blocks into its members' dests. Blocks within a host go
 // directly.
 bool alltoall_aggregates(const group& g, const group_layout& l, size_t block_bytes) {
-  if (!has_scratch(g) || block_bytes > runtime::get().cfg().coll_alltoall_aggregate) return false;
+  if (block_bytes > runtime::get().cfg().coll_alltoall_aggregate) return false;
   size_t out = 0, in = 0;  // blocks leaving the fullest host, and arriving there
   for (int h = 0; h < l.hosts; ++h) {
     const auto m = static_cast<size_t>(l.count(h)), rest = static_cast<size_t>(g.size) - m;
     out = std::max(out, m * rest);
     in = std::max(in, rest * m);
   }
-  return std::max(out, in) * block_bytes <= area_bytes;
+  return std::max(out, in) * block_bytes <= area_bytes(g);
 }
 
 // Where host `to`'s segment starts in a gather area of host `from` (blocks from `from`'s members to `to`'s),
@@ -416,8 +415,7 @@ void hier_reduce(const char* fn, group& g, const group_layout& l, void* dest, co
     get(fn, in.data(), source, bytes, pe, false);
     combine(acc.data(), in.data(), nelems);
   }
-  if (has_scratch(g) && bytes <= runtime::get().cfg().coll_reduce_exchange &&
-      bytes * static_cast<size_t>(H - 1) <= area_bytes) {
+  if (bytes <= runtime::get().cfg().coll_reduce_exchange && bytes * static_cast<size_t>(H - 1) <= area_bytes(g)) {
     // Small: every leader sends its host's partial result to every other leader (one message each, no round
     // trip), and each combines them all in host order, so that every leader computes the same bits.
     auto slot = [&](int from, int to) { return static_cast<size_t>(from < to ? from : from - 1) * bytes; };

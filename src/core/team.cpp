@@ -19,12 +19,16 @@ constexpr size_t slots_offset = 4096;
 static_assert(slots_offset + team_slots * group_sync_longs * sizeof(long) <= internal_bytes,
               "team slots must fit in the internal area");
 
-// Each slot's scratch: an equal share of the heap's reserved area (before the user heap), symmetric.
-constexpr size_t scratch_per_slot = symmetric_heap::base_alignment / team_slots;
+// Each slot's scratch, in the heap's reserved area (before the user heap; symmetric): half of it for the
+// world (slot 0), whose collectives are the most common and the largest, an equal share of the rest for
+// each other slot.
+constexpr size_t world_scratch = symmetric_heap::base_alignment / 2;
+constexpr size_t scratch_per_slot = (symmetric_heap::base_alignment - world_scratch) / (team_slots - 1) / 4096 * 4096;
 
 void set_slot(group& g, int slot) {
-  g.scratch = reinterpret_cast<char*>(runtime::get().region_base(heap_region)) + slot * scratch_per_slot;
-  g.scratch_bytes = scratch_per_slot;
+  char* reserved = reinterpret_cast<char*>(runtime::get().region_base(heap_region));
+  g.scratch = slot == 0 ? reserved : reserved + world_scratch + static_cast<size_t>(slot - 1) * scratch_per_slot;
+  g.scratch_bytes = slot == 0 ? world_scratch : scratch_per_slot;
 }
 
 long* slot_words(int slot) {

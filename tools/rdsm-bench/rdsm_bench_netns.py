@@ -27,7 +27,8 @@ PERFTESTS = {
 RMA_BENCHES = ["put_lat", "get_lat", "put_bw", "get_bw", "amo", "signal", "put_pp", "barrier"]
 COLL_BENCHES = ["barrier", "broadcast", "fcollect", "alltoall", "reduce"]
 COLLECTIVES = ("broadcast", "fcollect", "alltoall", "reduce_sum")
-REDUCE_EXCHANGE = 8 << 10  # RDSM_COLL_REDUCE_EXCHANGE's default (src/common/config.def)
+REDUCE_EXCHANGE = 64 << 10
+ALLTOALL_AGGREGATE, WORLD_AREA = 64 << 10, 256 << 10  # RDSM_COLL_ALLTOALL_AGGREGATE; a quarter of the world's scratch  # RDSM_COLL_REDUCE_EXCHANGE's default (src/common/config.def)
 LAT_BOUND, BW_BOUND, MODEL_BOUND = 1.15, 0.9, 1.3  # issue 11's acceptance
 
 
@@ -190,9 +191,10 @@ def models(alpha, beta):
         m = p // 2
         return alpha + m * n * beta
 
-    def alltoall(p, n):  # m*m blocks cross each way: one message between leaders (small) or m*m direct puts
-        m = p // 2
-        return alpha + m * m * n * beta
+    def alltoall(p, n):  # m*m blocks cross each way: one message between leaders (when they fit the
+        m = p // 2       # scratch), or m*m direct puts after a barrier (alpha)
+        aggregated = n <= ALLTOALL_AGGREGATE and m * m * n <= WORLD_AREA
+        return (1 if aggregated else 2) * alpha + m * m * n * beta
 
     def reduce(p, n):
         if n <= REDUCE_EXCHANGE:  # the leaders exchange their hosts' partial results
@@ -209,8 +211,8 @@ MODEL_TEXT = {
     "barrier_all": "a (one round between the hosts' leaders)",
     "broadcast": "2a + n b (entry, one put across)",
     "fcollect": "a + m n b (each host's blocks cross once)",
-    "alltoall": "a + m^2 n b",
-    "reduce_sum": "a + n b (<= 8 KiB: partials exchanged); 4a + n b (halves read and written)",
+    "alltoall": "a + m^2 n b (fits 256 KiB: via leaders); 2a + m^2 n b (direct, after a barrier)",
+    "reduce_sum": "a + n b (<= 64 KiB: partials exchanged); 4a + n b (halves read and written)",
 }
 
 
