@@ -116,10 +116,7 @@ void group_sync(const char* fn, group& g) {
   // Dissemination: round k signals member me+2^k and waits for member me-2^k. Teams store the barrier's
   // epoch (a member can be at most one barrier ahead and epochs only grow); active sets count.
   const long epoch = g.epoch != nullptr ? static_cast<long>(++*g.epoch) : 0;
-  for (int k = 0, dist = 1; dist < g.size && k < max_rounds; ++k, dist <<= 1) {
-    signal_epoch(fn, g, (g.me + dist) % g.size, k, epoch);
-    wait_epoch(fn, g, k, epoch, (g.me - dist % g.size + g.size) % g.size);
-  }
+  disseminate(fn, g, g.size, g.me, epoch, [](int i) { return i; });
   if (g.epoch != nullptr) watch_barrier_done(fn, g.epoch, epoch);
 }
 
@@ -207,7 +204,8 @@ void group_fcollect(const char* fn, group& g, void* dest, const void* source, si
 
 void group_collect(const char* fn, group& g, void* dest, const void* source, size_t bytes) {
   // Across hosts, teams gather the sizes in their scratch first; active sets (no scratch) chain offsets.
-  if (const group_layout* l = spread_layout(g); l != nullptr && hier_collect_fits(g)) {
+  const group_layout* l = spread_layout(g);
+  if (l != nullptr && hier_collect_fits(g)) {
     hier_collect(fn, g, *l, dest, source, bytes);
     return;
   }
@@ -215,7 +213,7 @@ void group_collect(const char* fn, group& g, void* dest, const void* source, siz
   active_set_exit exit_sync{fn, g};
   // Members write into each other's dests before they know the others entered. On one host every write of
   // the previous collective has landed by then; across hosts a member may still receive it: sync first.
-  if (spread_layout(g) != nullptr) group_sync(fn, g);
+  if (l != nullptr) group_sync(fn, g);
   // Offsets travel along a chain: member i learns where its block starts from member i-1 (value + 1, so
   // a zero offset is still a visible arrival) and passes on the end of its own block.
   size_t offset = 0;

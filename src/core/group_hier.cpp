@@ -80,26 +80,31 @@ void leaders_sync(const char* fn, group& g, const group_layout& l, int w) {
   consume(fn, g, w, all);
 }
 
-// Stores `bytes` of `data` into the dest of every other member of this host, then signals them all on word
-// `w`: no member is released before every member's copy has landed, since a released member may start the
-// next collective at once and write into another member's dest.
+// Signals every other member of this host on word `w` once what was stored into their dests (some of it by
+// puts through UCX when `transported`) has landed: no member is released before every member's copy has,
+// since a released member may start the next collective at once and write into another member's dest.
+void release_members(const char* fn, group& g, const group_layout& l, int w, bool transported) {
+  if (transported) fence();  // a quiet: puts through UCX complete before the stores that signal
+  else std::atomic_thread_fence(std::memory_order_release);
+  for (int k = 0; k < l.count(l.my_host); ++k)
+    if (const int j = l.member(l.my_host, k); j != g.me) raise(fn, g, j, w, 1);
+}
+
+// Stores `bytes` of `data` into the dest of every other member of this host, then releases them.
 void deliver(const char* fn, group& g, const group_layout& l, int w, void* dest, const void* data, size_t bytes) {
   const int h = l.my_host;
   bool transported = false;
   for (int k = 0; k < l.count(h) && bytes > 0; ++k) {
-    const int pe = g.pe(l.member(h, k));
-    if (l.member(h, k) == g.me) continue;
-    if (void* target = pointer_to(dest, pe)) {
+    const int j = l.member(h, k);
+    if (j == g.me) continue;
+    if (void* target = pointer_to(dest, g.pe(j))) {
       copy_local(target, data, bytes);
     } else {
-      put(fn, dest, data, bytes, pe, false);
+      put(fn, dest, data, bytes, g.pe(j), false);
       transported = true;
     }
   }
-  if (transported) fence();  // a quiet: puts through UCX complete before the stores that signal
-  else std::atomic_thread_fence(std::memory_order_release);
-  for (int k = 0; k < l.count(h); ++k)
-    if (l.member(h, k) != g.me) raise(fn, g, l.member(h, k), w, 1);
+  release_members(fn, g, l, w, transported);
 }
 
 }  // namespace
@@ -111,10 +116,11 @@ bool hier_collect_fits(const group& g) {
 const group_layout* spread_layout(const group& g) {
   runtime& rt = runtime::get();
   if (rt.n_hosts() < 2 || g.size < 2 || !rt.cfg().coll_hierarchy) return nullptr;
+  // Two hosts at least; the barrier's rounds among leaders use the round words below its two own.
+  auto spread = [](const group_layout& l) { return l.hosts > 1 && l.hosts <= (1 << w_gather) ? &l : nullptr; };
   const unsigned gen = runtime::generation();
   for (const cached_layout& c : t_layouts)
-    if (c.generation == gen && c.start == g.start && c.stride == g.stride && c.size == g.size)
-      return c.layout.hosts > 1 && c.layout.hosts <= (1 << w_gather) ? &c.layout : nullptr;
+    if (c.generation == gen && c.start == g.start && c.stride == g.stride && c.size == g.size) return spread(c.layout);
   if (t_layouts.size() >= 16) t_layouts.erase(t_layouts.begin());
   t_layouts.push_back({gen, g.start, g.stride, g.size, make_layout(g)});
   const group_layout& l = t_layouts.back().layout;
@@ -124,8 +130,7 @@ const group_layout* spread_layout(const group& g) {
     RDSM_LOG_INFO("coll", "group of %d PEs from PE %d (stride %d) spans %d hosts: collectives through their leaders %s%s",
                   g.size, g.start, g.stride, l.hosts, leaders.c_str(), l.hosts > 8 ? ", ..." : "");
   }
-  // The barrier's rounds among leaders use the round words below its two own.
-  return l.hosts > 1 && l.hosts <= (1 << w_gather) ? &l : nullptr;
+  return spread(l);
 }
 
 void hier_sync(const char* fn, group& g, const group_layout& l) {
@@ -136,10 +141,7 @@ void hier_sync(const char* fn, group& g, const group_layout& l) {
     wait_epoch(fn, g, w_release, epoch, lead);
   } else {
     consume(fn, g, w_gather, l.count(h) - 1);
-    for (int k = 0, dist = 1; dist < H; ++k, dist <<= 1) {
-      signal_epoch(fn, g, l.leader((h + dist) % H), k, epoch);
-      wait_epoch(fn, g, k, epoch, l.leader((h - dist % H + H) % H));
-    }
+    disseminate(fn, g, H, h, epoch, [&](int host) { return l.leader(host); });
     for (int k = 1; k < l.count(h); ++k) signal_epoch(fn, g, l.member(h, k), w_release, epoch);
   }
   if (g.epoch != nullptr) watch_barrier_done(fn, g.epoch, epoch);
@@ -272,13 +274,10 @@ namespace {
 // directly.
 bool alltoall_aggregates(const group& g, const group_layout& l, size_t block_bytes) {
   if (block_bytes > runtime::get().cfg().coll_alltoall_aggregate) return false;
-  size_t out = 0, in = 0;  // blocks leaving the fullest host, and arriving there
-  for (int h = 0; h < l.hosts; ++h) {
-    const auto m = static_cast<size_t>(l.count(h)), rest = static_cast<size_t>(g.size) - m;
-    out = std::max(out, m * rest);
-    in = std::max(in, rest * m);
-  }
-  return std::max(out, in) * block_bytes <= area_bytes(g);
+  size_t blocks = 0;  // the most blocks leaving one host (as many arrive there)
+  for (int h = 0; h < l.hosts; ++h)
+    blocks = std::max(blocks, static_cast<size_t>(l.count(h)) * static_cast<size_t>(g.size - l.count(h)));
+  return blocks * block_bytes <= area_bytes(g);
 }
 
 // Where host `to`'s segment starts in a gather area of host `from` (blocks from `from`'s members to `to`'s),
@@ -352,10 +351,7 @@ void aggregated_alltoall(const char* fn, group& g, const group_layout& l, int p,
       }
     }
   }
-  if (transported) fence();
-  else std::atomic_thread_fence(std::memory_order_release);
-  for (int k = 0; k < m; ++k)
-    if (l.member(h, k) != g.me) raise(fn, g, l.member(h, k), w_data + p, 1);
+  release_members(fn, g, l, w_data + p, transported);
   consume(fn, g, w_data + p, m - 1);
 }
 

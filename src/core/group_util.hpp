@@ -43,6 +43,16 @@ void signal_epoch(const char* fn, group& g, int index, int w, long epoch);
 /// Waits for the matching signal_epoch (from member `from`) on the local word `w`.
 void wait_epoch(const char* fn, group& g, int w, long epoch, int from);
 
+/// Dissemination over `n` participants, this one being number `me`: round k signals number me+2^k and waits
+/// for number me-2^k on round word k (signal_epoch, wait_epoch). `member(i)` is participant i's group index.
+template <class Member>
+void disseminate(const char* fn, group& g, int n, int me, long epoch, Member member) {
+  for (int k = 0, dist = 1; dist < n && k < max_rounds; ++k, dist <<= 1) {
+    signal_epoch(fn, g, member((me + dist) % n), k, epoch);
+    wait_epoch(fn, g, k, epoch, member((me - dist % n + n) % n));
+  }
+}
+
 /// Teams alternate two parities (a member is at most one collective ahead). Active sets have no sequence
 /// shared by their members (one pSync may serve several active sets, each PE seeing a different history),
 /// so they use parity 0 and end every collective with a sync: nobody runs ahead at all.
