@@ -146,6 +146,7 @@ result<uint64_t> parse_duration(const std::string& text) {
   const std::string unit = t.substr(i);
   long double scale = 1e9L;  // seconds
   if (unit == "ms") scale = 1e6L;
+  else if (unit == "us") scale = 1e3L;
   else if (unit == "m" || unit == "min") scale = 60e9L;
   else if (unit == "h") scale = 3600e9L;
   else if (!unit.empty() && unit != "s") return status::error("bad unit");

@@ -26,6 +26,11 @@ inline void cpu_relax() {
 #endif
 }
 
+/// Asks the scheduler to give the calling thread time slices of `ns` nanoseconds (kept within 100 us and
+/// 100 ms by the kernel), keeping its nice value; a thread of another policy than SCHED_OTHER is left alone.
+/// Returns 0 or the errno of the refusal. Kernels before 6.12 accept the request and ignore it.
+int request_time_slice(uint64_t ns);
+
 /// One step of a wait that has lasted `waited_ns`: spin for 20 us (a round trip on an idle pair), then yield
 /// until 1 ms (PEs sharing a core get it), then sleep in growing steps up to 100 us. Never holds the CPU for
 /// a whole time slice, which a peer queued on this core may need to answer.

@@ -21,7 +21,14 @@ status progress_engine::start() {
   wake_fd_ = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
   if (wake_fd_ < 0) return status::error(format("progress thread: eventfd failed: %s", std::strerror(errno)));
   stop_ = false;
-  thread_ = std::thread([this] { run(); });
+  thread_ = std::thread([this] {
+    if (slice_ns_ != 0) {
+      if (const int e = request_time_slice(slice_ns_))
+        RDSM_LOG_INFO("progress", "the scheduler refused a time slice of %llu ns (%s); the default stays",
+                      static_cast<unsigned long long>(slice_ns_), std::strerror(e));
+    }
+    run();
+  });
   return {};
 }
 

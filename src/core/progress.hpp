@@ -12,7 +12,10 @@ namespace rdsm::detail {
 
 class progress_engine {
  public:
-  explicit progress_engine(transport& net) : net_(net) {}
+  /// The thread asks the scheduler for time slices of `slice_ns` (0: the default; RDSM_PROGRESS_SLICE):
+  /// woken while its PE computes on every CPU, it then runs within that slice, not after a computing
+  /// thread's.
+  progress_engine(transport& net, uint64_t slice_ns) : net_(net), slice_ns_(slice_ns) {}
   ~progress_engine() { stop(); }
   progress_engine(const progress_engine&) = delete;
   progress_engine& operator=(const progress_engine&) = delete;
@@ -46,6 +49,7 @@ class progress_engine {
   void run();
   bool step();
   transport& net_;
+  uint64_t slice_ns_;
   std::thread thread_;
   int wake_fd_ = -1;
   std::atomic<bool> stop_{false};

@@ -140,7 +140,7 @@ status runtime::start(int requested_thread_level) {
 
   heap_ = std::make_unique<symmetric_heap>(reinterpret_cast<void*>(user_heap_base()), cfg_.symmetric_size,
                                            origin_alignment);
-  progress_ = std::make_unique<progress_engine>(*net_);
+  progress_ = std::make_unique<progress_engine>(*net_, cfg_.progress_slice);
   // Peers reached through UCX need this PE's CPU to complete emulated operations (always over TCP).
   bool emulated = false;
   for (int r = 0; r <= sync_region; ++r)

@@ -1,5 +1,6 @@
 // The sequential protocol, run by the progress thread: requests for faulting threads, the home's directory
 // transactions, recalls, invalidations and grants (docs/design/dsm.md has the table).
+#include <sched.h>
 #include <sys/mman.h>
 
 #include <cstring>
@@ -56,7 +57,13 @@ bool space::has_work() const {
 bool space::serve() {
   if (!has_work()) return false;
   std::unique_lock<std::mutex> lock(mu_, std::try_to_lock);
-  if (!lock.owns_lock()) return true;  // a synchronization call holds the state briefly; come back
+  if (!lock.owns_lock()) {
+    // Another thread holds the state: a synchronization call, briefly, or a faulting thread serving its
+    // own fault, which may have been preempted on this CPU. Come back, after letting it run: spinning here
+    // kept such a thread off the CPU for whole time slices (a sequential-mode fault waited 3 ms and more).
+    sched_yield();
+    return true;
+  }
   return serve_locked();
 }
 

@@ -35,6 +35,7 @@ TEST(ParseSize, Malformed) {
 TEST(ParseDuration, UnitsAndPlainSeconds) {
   EXPECT_EQ(parse_duration("60s").value(), uint64_t{60'000'000'000});
   EXPECT_EQ(parse_duration("60").value(), uint64_t{60'000'000'000});
+  EXPECT_EQ(parse_duration("100us").value(), uint64_t{100'000});
   EXPECT_EQ(parse_duration("500ms").value(), uint64_t{500'000'000});
   EXPECT_EQ(parse_duration("2m").value(), uint64_t{120'000'000'000});
   EXPECT_EQ(parse_duration("2min").value(), uint64_t{120'000'000'000});
