@@ -90,21 +90,52 @@ void release_members(const char* fn, group& g, const group_layout& l, int w, boo
     if (const int j = l.member(l.my_host, k); j != g.me) raise(fn, g, j, w, 1);
 }
 
-// Stores `bytes` of `data` into the dest of every other member of this host, then releases them.
+// Whether a member copies a result of `bytes` from the PE that holds it at symmetric address `data`, mapped
+// here as `mapped`, itself (all members at once) rather than have that PE store it into each member's dest
+// in turn: for large results on hosts of 3 PEs or more (two copies or more to spread; the hand-over costs
+// two more signals). Both sides decide alike: a host's PEs map each other's heaps or none do.
+bool pulled(const group_layout& l, size_t bytes, const void* mapped) {
+  const uint64_t from = runtime::get().cfg().coll_deliver_pull;
+  return from != 0 && bytes >= from && l.count(l.my_host) >= 3 && mapped != nullptr;
+}
+
+// Hands `bytes` of `data` (a symmetric address: this PE's result) to every other member of this host, into
+// its dest, then releases them. Small results are stored by this PE; large ones are copied by the members
+// from this PE's `data` (take_delivery), which then tell this PE they have.
 void deliver(const char* fn, group& g, const group_layout& l, int w, void* dest, const void* data, size_t bytes) {
   const int h = l.my_host;
   bool transported = false;
+  int pulling = 0;
   for (int k = 0; k < l.count(h) && bytes > 0; ++k) {
     const int j = l.member(h, k);
     if (j == g.me) continue;
-    if (void* target = pointer_to(dest, g.pe(j))) {
+    if (pulled(l, bytes, pointer_to(data, g.pe(j)))) {
+      ++pulling;
+    } else if (void* target = pointer_to(dest, g.pe(j))) {
       copy_local(target, data, bytes);
     } else {
       put(fn, dest, data, bytes, g.pe(j), false);
       transported = true;
     }
   }
+  if (pulling > 0) {
+    std::atomic_thread_fence(std::memory_order_release);
+    for (int k = 0; k < l.count(h); ++k)
+      if (const int j = l.member(h, k); j != g.me && pulled(l, bytes, pointer_to(data, g.pe(j)))) raise(fn, g, j, w, 1);
+    consume(fn, g, w, pulling);  // every copy made: no member's next collective meets one still reading
+  }
   release_members(fn, g, l, w, transported);
+}
+
+// A member's side of deliver: `from` holds the result at symmetric address `data`.
+void take_delivery(const char* fn, group& g, const group_layout& l, int w, void* dest, const void* data, size_t bytes,
+                   int from) {
+  if (const void* mapped = pointer_to(data, g.pe(from)); bytes > 0 && pulled(l, bytes, mapped)) {
+    consume(fn, g, w, 1, from);
+    copy_local(dest, mapped, bytes);
+    raise(fn, g, from, w, 1);
+  }
+  consume(fn, g, w, 1, from);
 }
 
 }  // namespace
@@ -158,9 +189,9 @@ void hier_broadcast(const char* fn, group& g, const group_layout& l, void* dest,
     return host == rh ? root : l.leader(host);
   };
   const int rank = (h - rh + H) % H, head = head_at(rank);
-  if (g.me != head) {  // tell the head this member entered, then wait for the data it stores here
+  if (g.me != head) {  // tell the head this member entered, then wait for the data
     raise(fn, g, head, w_ready + p, 1);
-    consume(fn, g, w_data + p, 1, head);
+    take_delivery(fn, g, l, w_data + p, dest, head == root ? source : dest, bytes, head);
     return;
   }
   // Entries flow to the root (the host's members to their head, heads to the root) before any data moves:
@@ -211,7 +242,9 @@ void hier_gather_all(const char* fn, group& g, const group_layout& l, void* dest
   const int H = l.hosts, h = l.my_host, lead = l.leader(h);
   if (g.me != lead) {  // my block to the leader's dest; the whole result comes back
     post(fn, g, lead, w_ready + p, at(dest, offset[g.me]), source, bytes[g.me]);
-    consume(fn, g, w_data + p, 1, lead);
+    size_t total = 0;
+    for (int i = 0; i < g.size; ++i) total = std::max(total, offset[i] + bytes[i]);
+    take_delivery(fn, g, l, w_data + p, dest, dest, total, lead);
     return;
   }
   // Leaders say they entered: another leader's dest may still receive the previous collective's data (a
@@ -392,7 +425,7 @@ void hier_reduce(const char* fn, group& g, const group_layout& l, void* dest, co
   const int H = l.hosts, h = l.my_host, lead = l.leader(h);
   if (g.me != lead) {  // the leader reads my source; the result comes back into my dest
     raise(fn, g, lead, w_ready + p, 1);
-    consume(fn, g, w_data + p, 1, lead);
+    take_delivery(fn, g, l, w_data + p, dest, dest, nelems * elem_bytes, lead);
     return;
   }
   consume(fn, g, w_ready + p, l.count(h) - 1);
