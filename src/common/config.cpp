@@ -34,7 +34,7 @@ status parse_value(const char* var, const std::string& text, uint64_t& out, cons
   }
   if (std::strcmp(kind, "duration") == 0) {
     auto r = parse_duration(text);
-    if (!r.ok()) return bad(var, text, "a duration such as 60s, 500ms, 2m or 30 (seconds), or off");
+    if (!r.ok()) return bad(var, text, "a duration such as 60s, 500ms, 100us, 2m or 30 (seconds), or off");
     out = r.value();
     return {};
   }
