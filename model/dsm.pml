@@ -1,5 +1,5 @@
 /*
- * dsm.pml -- Promela model of rdsm's sequential-consistency protocol (src/dsm/protocol.cpp): a home-based
+ * dsm.pml -- Promela model of rdsm's sequential-consistency protocol (src/dsm/sequential.cpp): a home-based
  * single-writer / multiple-reader directory protocol with messages (release consistency, which uses no
  * messages, is modelled in release.pml).
  *

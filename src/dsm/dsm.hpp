@@ -12,7 +12,8 @@
 // - release consistency (release_protocol, over page_table and remote_memory): the faulting thread resolves
 //   its own fault with one-sided operations (no message, nothing runs at the home); writers keep twins and
 //   write diffs back at release; readers refresh or drop copies at acquire from the writers' notices.
-// - sequential consistency (protocol.cpp): single writer at every instant; faults are requests to the home,
+// - sequential consistency (sequential_protocol, over page_table and a sequential_port that protocol.cpp
+//   implements): single writer at every instant; faults are requests to the home,
 //   served by the progress thread, which recalls and invalidates copies by messages.
 #pragma once
 
@@ -22,7 +23,6 @@
 #include <deque>
 #include <memory>
 #include <mutex>
-#include <unordered_map>
 #include <vector>
 
 #include "core/heap.hpp"
@@ -32,6 +32,7 @@
 #include "dsm/page_table.hpp"
 #include "dsm/region_memory.hpp"
 #include "dsm/release.hpp"
+#include "dsm/sequential.hpp"
 #include "rdsm/dsm.h"
 
 namespace rdsm::detail::dsm {
@@ -46,7 +47,7 @@ struct fault_slot {
   uint32_t run_end = 0;  // the request asked for pages [page, run_end): the thread resumes when all came
 };
 
-class space {
+class space final : private sequential_port {
  public:
   /// The DSM of this job, created by the first collective DSM call; nullptr before.
   static space* get() { return instance_.load(std::memory_order_acquire); }
@@ -88,37 +89,27 @@ class space {
   void check_access(uint32_t page, bool write) const;
   void copy_read_only(uint32_t page);
 
-  // protocol.cpp (sequential)
+  // protocol.cpp (sequential): the service, and the protocol's port
   void post_fault(uint32_t page, bool write);
   bool serve();
   bool serve_locked();  // under mu_
   bool has_work() const;
-  void handle(int from, const message& m);
-  void send(int pe, const message& m);
-  uint32_t start_request(uint32_t page, bool write);
-  void send_request(uint32_t page, bool take_ownership);
   void serve_faults();
   void release_waiter(fault_slot& slot);
   void release_waiters(uint32_t page);
   bool run_satisfied(const fault_slot& slot) const;
-  void home_request(int from, const message& m);
-  void home_begin(uint32_t page);
-  void home_ack(uint32_t page, bool bump);
-  void home_complete(uint32_t page);
-  void on_recall(int home, const message& m);
-  void on_grant(const message& m);
-  void fetch(uint32_t page);
-  void write_back(uint32_t page);
-  bool satisfied(uint32_t page, bool write) const;
+  void send(int pe, const message& m) override;
+  void fetch(uint32_t page) override;
+  void write_back(uint32_t page) override;
+  void resolve_home(uint32_t page) override;
+  void granted(uint32_t page) override;
 
   void protect(uint32_t page, uint32_t n, page_state s) { pages_->protect(page, n, s); }
 
   // placement / sharer sets
   int32_t home(uint32_t page) const { return pages_->home(page); }
-  bool resolve_home(uint32_t page);
-  bool is_sharer(uint32_t page, int pe) const;
-  void set_sharer(uint32_t page, int pe, bool on);
-  void clear_sharers(uint32_t page);
+  /// Decides the home of a first-touch page (a claim at its manager); false when the page is not allocated.
+  bool decide_home(uint32_t page);
   char* frame(uint32_t page) const { return pages_->frame(page); }
   char* view(uint32_t page) const { return pages_->view(page); }
   /// Ends the job with one line unless [p, p + bytes) is allocated DSM memory (bytes > 0).
@@ -157,48 +148,15 @@ class space {
   // Sequential mode
   std::unique_ptr<channel> channel_;  // messages to and from PEs of this host
 
-  // Sequential mode: requester side
-  std::vector<uint32_t> versions_;       // version of the cached copy
-  std::vector<uint8_t> pending_;         // a request of this PE for the page is under way
-  std::vector<uint8_t> read_before_;     // a thread of this PE faulted reading the page since its allocation
-  std::vector<uint8_t> written_before_;  // ... writing it
-  // Sequential mode: directory (meaningful for pages this PE is home of)
-  struct request {
-    msg_kind kind;
-    int from;
-    uint32_t version;
-    bool has_copy;
-  };
-  struct transaction {
-    request req;
-    int acks = 0;
-    bool recalled = false;
-  };
-  std::vector<int32_t> owner_;
-  std::vector<uint32_t> dir_version_;
-  std::vector<uint64_t> sharers_;  // n_pages_ x words_ bits
-  size_t words_ = 1;
-  std::unordered_map<uint32_t, transaction> busy_;
-  std::unordered_map<uint32_t, std::deque<request>> queued_;
+  // Sequential mode: the protocol (directory and requests), served under mu_
+  std::unique_ptr<sequential_protocol> seq_;
 
   // Threads
   std::mutex mu_;  // the protocol state above; held by the fault path, the progress thread, synchronization
   std::mutex inbox_mu_;
   std::deque<incoming> inbox_;
   std::atomic<size_t> inbox_size_{0};
-  std::deque<incoming> self_;      // messages the progress thread sends itself: handled right after the
-                                   // message that caused them, before any other (a home's own grant must
-                                   // not be overtaken by a peer's request)
-  std::deque<incoming> deferred_;  // messages that take a page away from a thread that just got it
-  std::atomic<size_t> deferred_size_{0};
-  // A page granted to a faulting thread stays for it until it ran its access: `held_` counts faults
-  // completed whose thread has not resumed, `resumed_ns_` is when the last one resumed.
-  std::unique_ptr<std::atomic<uint32_t>[]> held_;
-  std::unique_ptr<std::atomic<uint64_t>[]> resumed_ns_;
-  bool must_hold(uint32_t page) const;
-  bool defer(int from, const message& m);
-  void dispatch(incoming& in);
-  void drain_self();
+  std::atomic<size_t> deferred_size_{0};  // the protocol's messages kept for later (has_work reads it)
   static constexpr int n_slots = 64;
   fault_slot slots_[n_slots];
   std::atomic<int> posted_{0};

@@ -123,7 +123,7 @@ void space::on_fault(uint32_t page, bool write) {
     // The faulting thread may have interrupted any code but the DSM's own (which never touches the view),
     // so this lock is never held by the thread itself.
     std::lock_guard<std::mutex> lock(mu_);
-    if (pages_->home(page) == home_undecided) resolve_home(page);
+    if (pages_->home(page) == home_undecided) decide_home(page);
     lazy_->fault(page, write);
     return;
   }
@@ -196,8 +196,7 @@ void space::post_fault(uint32_t page, bool write) {
     watch_tick(monotonic_ns());
   }
   slot->state.store(fault_slot::free_slot, std::memory_order_release);
-  resumed_ns_[page].store(monotonic_ns(), std::memory_order_release);
-  held_[page].fetch_sub(1, std::memory_order_acq_rel);
+  seq_->resumed(page, monotonic_ns());
 }
 
 }  // namespace rdsm::detail::dsm

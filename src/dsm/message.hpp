@@ -1,4 +1,4 @@
-// Messages of the sequential protocol (protocol.cpp): fixed 12-byte records, carried by UCX active messages
+// Messages of the sequential protocol (sequential.cpp): fixed 12-byte records, carried by UCX active messages
 // between hosts and by the same-host channel (channel.hpp) between PEs of one host.
 #pragma once
 

@@ -111,8 +111,6 @@ void space::start(const char* fn) {
 
   blocks_ = std::make_unique<symmetric_heap>(reinterpret_cast<void*>(base_), size_);
   pages_ = std::make_unique<page_table>(reinterpret_cast<char*>(base_), alias_, twins_, n_pages_, shift_);
-  held_ = std::make_unique<std::atomic<uint32_t>[]>(n_pages_);
-  resumed_ns_ = std::make_unique<std::atomic<uint64_t>[]>(n_pages_);
   claims_ = static_cast<int32_t*>(sym_allocate(fn, sizeof(int32_t) * n_pages_, 0, true));
   if (claims_ == nullptr)
     fatal("%s: no symmetric heap left for the DSM's first-touch table (%zu bytes); raise SHMEM_SYMMETRIC_SIZE", fn,
@@ -132,14 +130,8 @@ void space::start(const char* fn) {
     if (!s.ok()) fatal("%s: %s", fn, s.message().c_str());
     lazy_ = std::make_unique<release_protocol>(*pages_, *mem_, *rings_, *tracker_, my_pe_, prefetch_, stats_);
   } else {
-    versions_.assign(n_pages_, 0);
-    pending_.assign(n_pages_, 0);
-    read_before_.assign(n_pages_, 0);
-    written_before_.assign(n_pages_, 0);
-    owner_.assign(n_pages_, no_pe);
-    dir_version_.assign(n_pages_, 0);
-    words_ = (static_cast<size_t>(n_pes_) + 63) / 64;
-    sharers_.assign(static_cast<size_t>(n_pages_) * words_, 0);
+    seq_ = std::make_unique<sequential_protocol>(*pages_, static_cast<sequential_port&>(*this), my_pe_, n_pes_, prefetch_,
+                                                stats_);
     channel_ = std::make_unique<channel>(*mem_, chan, my_pe_, n_pes_, alias_, rt.progress().wake_fd());
     rt.progress().share_sleep_flag(channel_->sleep_flag());
     s = rt.net().set_message_handler([this](int from, const void* data, size_t n) { on_message(from, data, n); });
@@ -207,14 +199,9 @@ void* space::allocate(const char* fn, size_t bytes, rdsm_dsm_placement_t placeme
     pages_->set_home(page, h);
     pages_->set_advice(page, RDSM_DSM_DEFAULT);
     if (release_mode_) continue;
-    versions_[page] = 0;
-    pending_[page] = 0;
-    read_before_[page] = written_before_[page] = 0;
-    dir_version_[page] = 0;
-    clear_sharers(page);
     // A home starts as its pages' owner (modified: it writes them without faults until a peer reads);
     // with first touch every PE presumes itself the owner, which holds in whichever PE wins the claim.
-    owner_[page] = (h == my_pe_ || h == home_undecided) ? my_pe_ : no_pe;
+    seq_->reset(page, h == my_pe_ || h == home_undecided);
   }
   if (release_mode_) lazy_->forget(first, n);
   // Protection in runs of equal state: one mprotect per run, not per page.
@@ -251,10 +238,7 @@ void space::release_block(const char* fn, void* p) {
     for (uint32_t page = first; page < first + n; ++page) {
       pages_->set_home(page, no_pe);
       claims_[page] = 0;
-      if (!release_mode_) {
-        owner_[page] = no_pe;
-        clear_sharers(page);
-      }
+      if (!release_mode_) seq_->forget(page, false);
     }
     if (release_mode_) lazy_->forget(first, n);  // open pages, copies flushed at an acquire since the release
   }
@@ -305,9 +289,7 @@ void space::advise(const char* fn, void* p, size_t bytes, rdsm_dsm_advice_t advi
           write_back(page);
         protect(page, 1, page_state::invalid);
       } else if (!release_mode_) {
-        owner_[page] = no_pe;
-        clear_sharers(page);
-        ++dir_version_[page];
+        seq_->forget(page, true);
       }
     }
     if (release_mode_) lazy_->forget(first, last - first + 1);
@@ -330,7 +312,7 @@ void space::advise(const char* fn, void* p, size_t bytes, rdsm_dsm_advice_t advi
         }
         protect(page, 1, page_state::modified);
       } else if (h == my_pe_) {
-        if (!release_mode_ && advice != RDSM_DSM_READ_ONLY) owner_[page] = my_pe_;
+        if (!release_mode_ && advice != RDSM_DSM_READ_ONLY) seq_->own(page);
         protect(page, 1, advice == RDSM_DSM_READ_ONLY ? page_state::shared : page_state::modified);
       }
     }
@@ -361,7 +343,7 @@ void space::stats(rdsm_dsm_stats_t* out) const {
   out->cache_lines = cache.lines;
 }
 
-bool space::resolve_home(uint32_t page) {
+bool space::decide_home(uint32_t page) {
   if (pages_->home(page) != home_undecided) return pages_->home(page) >= 0;
   // First touch: the page's manager (page mod n) holds a claim word; the first compare-and-swap wins.
   const int manager = static_cast<int>(page % static_cast<uint32_t>(n_pes_));
@@ -369,20 +351,6 @@ bool space::resolve_home(uint32_t page) {
                                       static_cast<uint64_t>(my_pe_ + 1), 0, manager, stream_);
   pages_->set_home(page, old == 0 ? my_pe_ : static_cast<int32_t>(old) - 1);
   return true;
-}
-
-bool space::is_sharer(uint32_t page, int pe) const {
-  return (sharers_[page * words_ + static_cast<size_t>(pe) / 64] >> (pe % 64) & 1) != 0;
-}
-
-void space::set_sharer(uint32_t page, int pe, bool on) {
-  uint64_t& w = sharers_[page * words_ + static_cast<size_t>(pe) / 64];
-  const uint64_t bit = uint64_t{1} << (pe % 64);
-  w = on ? (w | bit) : (w & ~bit);
-}
-
-void space::clear_sharers(uint32_t page) {
-  std::fill_n(sharers_.begin() + static_cast<ptrdiff_t>(page * words_), words_, 0);
 }
 
 }  // namespace rdsm::detail::dsm

@@ -1,0 +1,300 @@
+// The sequential protocol (sequential.hpp): requests, the home's directory transactions, recalls,
+// invalidations and grants.
+#include "dsm/sequential.hpp"
+
+#include <algorithm>
+
+#include "common/cpu.hpp"
+#include "common/log.hpp"
+#include "rdsm/dsm.h"
+
+namespace rdsm::detail::dsm {
+
+const char* msg_name(msg_kind k) {
+  static const char* const names[] = {"read_req", "write_req",  "recall",     "recall_ack",
+                                      "inv",      "inv_ack",    "read_grant", "write_grant"};
+  return names[static_cast<int>(k)];
+}
+
+sequential_protocol::sequential_protocol(page_table& pages, sequential_port& port, int my_pe, int n_pes,
+                                         uint32_t prefetch, counters& stats)
+    : pages_(pages),
+      port_(port),
+      my_pe_(my_pe),
+      n_pes_(n_pes),
+      prefetch_(prefetch),
+      stats_(stats),
+      versions_(pages.pages(), 0),
+      pending_(pages.pages(), 0),
+      read_before_(pages.pages(), 0),
+      written_before_(pages.pages(), 0),
+      owner_(pages.pages(), no_pe),
+      dir_version_(pages.pages(), 0),
+      words_((static_cast<size_t>(n_pes) + 63) / 64),
+      held_(std::make_unique<std::atomic<uint32_t>[]>(pages.pages())),
+      resumed_ns_(std::make_unique<std::atomic<uint64_t>[]>(pages.pages())) {
+  sharers_.assign(static_cast<size_t>(pages.pages()) * words_, 0);
+}
+
+void sequential_protocol::receive(int from, const message& m) {
+  if (defer(from, m)) {
+    deferred_.push_back({from, m});
+    return;
+  }
+  handle(from, m);
+  drain_self();
+}
+
+bool sequential_protocol::drain_self() {
+  const bool any = !self_.empty();
+  while (!self_.empty()) {
+    const incoming own = self_.front();
+    self_.pop_front();
+    handle(own.from, own.m);
+  }
+  return any;
+}
+
+bool sequential_protocol::retry_deferred() {
+  if (deferred_.empty()) return false;
+  std::deque<incoming> waiting;
+  waiting.swap(deferred_);
+  for (const incoming& in : waiting) receive(in.from, in.m);
+  return deferred_.size() < waiting.size();
+}
+
+void sequential_protocol::resumed(uint32_t page, uint64_t now_ns) {
+  resumed_ns_[page].store(now_ns, std::memory_order_release);
+  held_[page].fetch_sub(1, std::memory_order_acq_rel);
+}
+
+void sequential_protocol::reset(uint32_t page, bool owned) {
+  versions_[page] = 0;
+  pending_[page] = 0;
+  read_before_[page] = written_before_[page] = 0;
+  dir_version_[page] = 0;
+  clear_sharers(page);
+  owner_[page] = owned ? my_pe_ : no_pe;
+}
+
+void sequential_protocol::forget(uint32_t page, bool bump) {
+  owner_[page] = no_pe;
+  clear_sharers(page);
+  if (bump) ++dir_version_[page];
+}
+
+void sequential_protocol::send(int pe, const message& m) {
+  if (pe == my_pe_) self_.push_back({pe, m});
+  else port_.send(pe, m);
+}
+
+bool sequential_protocol::is_sharer(uint32_t page, int pe) const {
+  return (sharers_[page * words_ + static_cast<size_t>(pe) / 64] >> (pe % 64) & 1) != 0;
+}
+
+void sequential_protocol::set_sharer(uint32_t page, int pe, bool on) {
+  uint64_t& w = sharers_[page * words_ + static_cast<size_t>(pe) / 64];
+  const uint64_t bit = uint64_t{1} << (pe % 64);
+  w = on ? (w | bit) : (w & ~bit);
+}
+
+void sequential_protocol::clear_sharers(uint32_t page) {
+  std::fill_n(sharers_.begin() + static_cast<ptrdiff_t>(page * words_), words_, 0);
+}
+
+namespace {
+// How long a page stays with a thread after it resumed from its fault: enough to return from the signal
+// handler and run the faulting instruction. Without it, two PEs writing one page can take it from each
+// other again and again before either thread runs (a livelock, not an error).
+constexpr uint64_t hold_ns = 20000;
+}  // namespace
+
+bool sequential_protocol::must_hold(uint32_t page) const {
+  return held_[page].load(std::memory_order_acquire) != 0 ||
+         monotonic_ns() - resumed_ns_[page].load(std::memory_order_acquire) < hold_ns;
+}
+
+bool sequential_protocol::defer(int from, const message& m) const {
+  if (m.page >= pages_.pages() || from == my_pe_) return false;
+  switch (m.kind) {
+    case msg_kind::recall:
+    case msg_kind::inv: return must_hold(m.page);
+    case msg_kind::read_req:
+    case msg_kind::write_req:
+      // At the home, a peer's request may take the home's own access (a recall of itself, or the drop of
+      // its copy).
+      return pages_.state(m.page) != page_state::invalid && must_hold(m.page);
+    default: return false;
+  }
+}
+
+void sequential_protocol::handle(int from, const message& m) {
+  if (m.page >= pages_.pages()) fatal("dsm: protocol message for page %u out of range from PE %d", m.page, from);
+  RDSM_LOG_TRACE("dsm", "<- PE %d %s page %u", from, msg_name(m.kind), m.page);
+  std::atomic_thread_fence(std::memory_order_acquire);
+  switch (m.kind) {
+    case msg_kind::read_req:
+    case msg_kind::write_req: home_request(from, m); break;
+    case msg_kind::recall: on_recall(from, m); break;
+    case msg_kind::inv: {
+      if (pages_.state(m.page) == page_state::shared) {
+        pages_.protect(m.page, 1, page_state::invalid);
+        stats_.invalidations.fetch_add(1, std::memory_order_relaxed);
+      }
+      send(from, message{.kind = msg_kind::inv_ack, .page = m.page});
+      break;
+    }
+    case msg_kind::recall_ack: home_ack(m.page, true); break;
+    case msg_kind::inv_ack: home_ack(m.page, false); break;
+    case msg_kind::read_grant:
+    case msg_kind::write_grant: on_grant(m); break;
+  }
+}
+
+// ---- requester side ----
+
+bool sequential_protocol::satisfied(uint32_t page, bool write) const {
+  const page_state s = pages_.state(page);
+  return write ? s == page_state::modified : s != page_state::invalid;
+}
+
+uint32_t sequential_protocol::start_request(uint32_t page, bool write) {
+  port_.resolve_home(page);
+  const int h = pages_.home(page);
+  const bool take_ownership = write || pages_.advice(page) == RDSM_DSM_MIGRATORY;
+  send_request(page, take_ownership);
+  // The request also covers the following pages of the same home and advice that this PE accessed the
+  // same way before and lost since (up to the prefetch): a halo row read again after its writer took it
+  // back, or a home's row written again after its readers copied it. The home answers them in the same
+  // wake-up, and their grants are applied as they come, whether or not a thread waits for them. Pages
+  // never accessed so are not asked for: another PE would lose them for nothing.
+  std::vector<uint8_t>& before = take_ownership ? written_before_ : read_before_;
+  before[page] = 1;
+  uint32_t end = page + 1;
+  if (!take_ownership && h == my_pe_) return end;  // a home reads its own pages without asking
+  for (; end < page + prefetch_ && end < pages_.pages(); ++end) {
+    if (pages_.home(end) != h || pending_[end] != 0 || before[end] == 0 || pages_.advice(end) != pages_.advice(page) ||
+        satisfied(end, take_ownership))
+      break;
+    send_request(end, take_ownership);
+  }
+  return end;  // pages [page, end) asked for
+}
+
+void sequential_protocol::send_request(uint32_t page, bool take_ownership) {
+  message m{.kind = take_ownership ? msg_kind::write_req : msg_kind::read_req, .page = page};
+  if (take_ownership) {
+    m.current = pages_.state(page) == page_state::shared ? 1 : 0;
+    m.version = versions_[page];
+  }
+  pending_[page] = 1;
+  send(pages_.home(page), m);
+}
+
+void sequential_protocol::on_grant(const message& m) {
+  const uint32_t page = m.page;
+  pending_[page] = 0;
+  const bool at_home = pages_.home(page) == my_pe_;
+  if (m.kind == msg_kind::read_grant) {
+    if (!at_home) port_.fetch(page);
+    versions_[page] = m.version;
+    pages_.protect(page, 1, page_state::shared);
+    port_.granted(page);
+    return;
+  }
+  if (!at_home && m.current == 0) port_.fetch(page);
+  versions_[page] = m.version;
+  pages_.protect(page, 1, page_state::modified);
+  port_.granted(page);
+}
+
+void sequential_protocol::on_recall(int from, const message& m) {
+  const uint32_t page = m.page;
+  const page_state s = pages_.state(page);
+  if (s == page_state::modified) {
+    // Access goes first, so no store slips in after the copy; then the copy reaches the home.
+    pages_.protect(page, 1, m.keep_shared != 0 ? page_state::shared : page_state::invalid);
+    if (pages_.home(page) != my_pe_) port_.write_back(page);
+  } else if (m.keep_shared == 0 && s == page_state::shared) {
+    pages_.protect(page, 1, page_state::invalid);
+  }
+  if (m.keep_shared == 0 && s != page_state::invalid) stats_.invalidations.fetch_add(1, std::memory_order_relaxed);
+  send(from, message{.kind = msg_kind::recall_ack, .page = page});
+}
+
+// ---- home side ----
+
+void sequential_protocol::home_request(int from, const message& m) {
+  stats_.requests_served.fetch_add(1, std::memory_order_relaxed);
+  request r{m.kind, from, m.version, m.current != 0};
+  auto it = busy_.find(m.page);
+  if (it != busy_.end()) {
+    queued_[m.page].push_back(r);
+    return;
+  }
+  busy_[m.page] = transaction{r};
+  home_begin(m.page);
+}
+
+void sequential_protocol::home_begin(uint32_t page) {
+  transaction& t = busy_[page];
+  const int from = t.req.from;
+  const int32_t o = owner_[page];
+  if (o >= 0 && o != from) {
+    send(o, message{.kind = msg_kind::recall, .keep_shared = t.req.kind == msg_kind::read_req, .page = page});
+    ++t.acks;
+    t.recalled = true;
+  }
+  if (t.req.kind == msg_kind::write_req && from != my_pe_ && pages_.state(page) == page_state::shared) {
+    // The home's copy is its frame, which the new owner's writes bypass until they come back by a recall:
+    // the home drops its own access here, so a readable home page is always current.
+    pages_.protect(page, 1, page_state::invalid);
+    set_sharer(page, my_pe_, false);
+    stats_.invalidations.fetch_add(1, std::memory_order_relaxed);
+  }
+  if (t.req.kind == msg_kind::write_req) {
+    for (int pe = 0; pe < n_pes_; ++pe)
+      if (pe != from && pe != o && is_sharer(page, pe)) {
+        send(pe, message{.kind = msg_kind::inv, .page = page});
+        ++t.acks;
+      }
+  }
+  if (t.acks == 0) home_complete(page);
+}
+
+void sequential_protocol::home_ack(uint32_t page, bool bump) {
+  auto it = busy_.find(page);
+  if (it == busy_.end()) fatal("dsm: acknowledgement for page %u without a transaction (protocol error)", page);
+  if (bump) ++dir_version_[page];  // the owner's writes are in the home's frame now
+  if (--it->second.acks == 0) home_complete(page);
+}
+
+void sequential_protocol::home_complete(uint32_t page) {
+  const transaction t = busy_[page];
+  busy_.erase(page);
+  const int from = t.req.from;
+  if (t.req.kind == msg_kind::read_req) {
+    if (t.recalled) {
+      set_sharer(page, owner_[page], true);
+      owner_[page] = no_pe;
+    }
+    set_sharer(page, from, true);
+    send(from, message{.kind = msg_kind::read_grant, .page = page, .version = dir_version_[page]});
+  } else {
+    clear_sharers(page);  // they were invalidated
+    message g{.kind = msg_kind::write_grant, .page = page, .version = dir_version_[page]};
+    g.current = t.req.has_copy && t.req.version == dir_version_[page] ? 1 : 0;
+    owner_[page] = from;
+    send(from, g);
+  }
+  auto q = queued_.find(page);
+  if (q != queued_.end()) {
+    request next = q->second.front();
+    q->second.pop_front();
+    if (q->second.empty()) queued_.erase(q);
+    busy_[page] = transaction{next};
+    home_begin(page);
+  }
+}
+
+}  // namespace rdsm::detail::dsm

@@ -1,0 +1,133 @@
+// The sequential protocol of one PE (docs/design/dsm.md has its table; model/dsm.pml its model): a single
+// writer or many readers per page at every instant. As a requester it asks a page's home for access; as a
+// home it keeps the page's directory (owner, sharers, version) and runs one transaction per page at a time,
+// recalling the owner and invalidating the sharers by messages. It reaches the rest of the system only
+// through a sequential_port (messages, page copies, first-touch homes, waking faulting threads), so that
+// tests/unit can run several PEs' protocols in one process.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <unordered_map>
+#include <vector>
+
+#include "dsm/message.hpp"
+#include "dsm/page_table.hpp"
+
+namespace rdsm::detail::dsm {
+
+/// What the protocol needs from the runtime.
+class sequential_port {
+ public:
+  virtual ~sequential_port() = default;
+  /// Sends `m` to PE `pe`, never this PE (the protocol keeps its own messages), in order with every earlier
+  /// message to `pe`.
+  virtual void send(int pe, const message& m) = 0;
+  /// Copies the page from its home's frame into this PE's frame.
+  virtual void fetch(uint32_t page) = 0;
+  /// Copies this PE's frame of the page into its home's frame, complete at return.
+  virtual void write_back(uint32_t page) = 0;
+  /// Decides the home of a first-touch page (page_table::home is then set).
+  virtual void resolve_home(uint32_t page) = 0;
+  /// A grant for `page` was applied: threads waiting for it may resume.
+  virtual void granted(uint32_t page) = 0;
+};
+
+class sequential_protocol {
+ public:
+  sequential_protocol(page_table& pages, sequential_port& port, int my_pe, int n_pes, uint32_t prefetch,
+                      counters& stats);
+
+  // ---- requester side ----
+  /// Whether this PE's access to the page allows a read (or a write).
+  bool satisfied(uint32_t page, bool write) const;
+  /// Whether a request of this PE for the page is under way.
+  bool pending(uint32_t page) const { return pending_[page] != 0; }
+  /// Asks the page's home for access, and for the following pages of the same home accessed the same way
+  /// before (up to the prefetch). Returns the end of the run asked for: pages [page, end).
+  uint32_t start_request(uint32_t page, bool write);
+
+  // ---- messages ----
+  /// Handles a message from PE `from` (this PE's own come through drain_self), or keeps it for later when
+  /// it would take a page from a thread that has not run its access yet (hold).
+  void receive(int from, const message& m);
+  /// Handles the messages this PE sent itself; returns whether there were any.
+  bool drain_self();
+  /// Tries the messages kept for later again; returns whether some could be handled.
+  bool retry_deferred();
+  size_t deferred() const { return deferred_.size(); }
+
+  // ---- threads holding pages ----
+  /// A faulting thread was released with the page: it stays with the thread until resumed() plus 20 us.
+  void hold(uint32_t page) { held_[page].fetch_add(1, std::memory_order_acq_rel); }
+  void resumed(uint32_t page, uint64_t now_ns);
+
+  // ---- allocation and advice (under the same lock as the rest) ----
+  /// A freshly allocated page: no copy, no request, version 0; this PE owns it when `owned`.
+  void reset(uint32_t page, bool owned);
+  /// The directory forgets the page's owner and sharers (advice changes, freeing); `bump`: copies cached
+  /// before are stale.
+  void forget(uint32_t page, bool bump);
+  /// This PE (the home) owns the page again.
+  void own(uint32_t page) { owner_[page] = my_pe_; }
+
+ private:
+  struct request {
+    msg_kind kind;
+    int from;
+    uint32_t version;
+    bool has_copy;
+  };
+  struct transaction {
+    request req;
+    int acks = 0;
+    bool recalled = false;
+  };
+
+  void send(int pe, const message& m);
+  void send_request(uint32_t page, bool take_ownership);
+  void handle(int from, const message& m);
+  bool defer(int from, const message& m) const;
+  bool must_hold(uint32_t page) const;
+  void home_request(int from, const message& m);
+  void home_begin(uint32_t page);
+  void home_ack(uint32_t page, bool bump);
+  void home_complete(uint32_t page);
+  void on_recall(int from, const message& m);
+  void on_grant(const message& m);
+  bool is_sharer(uint32_t page, int pe) const;
+  void set_sharer(uint32_t page, int pe, bool on);
+  void clear_sharers(uint32_t page);
+
+  page_table& pages_;
+  sequential_port& port_;
+  int my_pe_;
+  int n_pes_;
+  uint32_t prefetch_;
+  counters& stats_;
+
+  // Requester side
+  std::vector<uint32_t> versions_;       // version of the cached copy
+  std::vector<uint8_t> pending_;         // a request of this PE for the page is under way
+  std::vector<uint8_t> read_before_;     // a thread of this PE faulted reading the page since its allocation
+  std::vector<uint8_t> written_before_;  // ... writing it
+  // Directory (meaningful for pages this PE is home of)
+  std::vector<int32_t> owner_;
+  std::vector<uint32_t> dir_version_;
+  std::vector<uint64_t> sharers_;  // pages x words_ bits
+  size_t words_ = 1;
+  std::unordered_map<uint32_t, transaction> busy_;
+  std::unordered_map<uint32_t, std::deque<request>> queued_;
+  std::deque<incoming> self_;      // messages to this PE itself: handled right after the message that caused
+                                   // them, before any other (a home's own grant must not be overtaken by a
+                                   // peer's request)
+  std::deque<incoming> deferred_;  // messages that take a page away from a thread that just got it
+  // A page granted to a faulting thread stays for it until it ran its access: `held_` counts faults
+  // completed whose thread has not resumed, `resumed_ns_` is when the last one resumed.
+  std::unique_ptr<std::atomic<uint32_t>[]> held_;
+  std::unique_ptr<std::atomic<uint64_t>[]> resumed_ns_;
+};
+
+}  // namespace rdsm::detail::dsm

@@ -1,0 +1,253 @@
+// The sequential protocol (src/dsm/sequential.cpp) between PEs of one process: each "PE" has its own page
+// table, view and frames and a sequential_protocol; a fake port queues their messages (in order per pair of
+// PEs, as the channel and UCX deliver them) and copies pages between their frames. The tests play a
+// faulting thread's stores into the frames and drive requests, recalls, invalidations, write-backs, the
+// home's queue and the hold of a page, one message at a time where the order matters.
+#include <gtest/gtest.h>
+#include <sys/mman.h>
+
+#include <chrono>
+#include <cstring>
+#include <deque>
+#include <memory>
+#include <thread>
+#include <vector>
+
+#include "common/cpu.hpp"
+#include "dsm/page_table.hpp"
+#include "dsm/sequential.hpp"
+#include "rdsm/dsm.h"
+
+using namespace rdsm::detail::dsm;
+
+namespace {
+
+constexpr uint32_t n_pages = 16;
+constexpr unsigned shift = 12;
+constexpr size_t page_bytes = size_t{1} << shift;
+
+char* map(size_t bytes, int prot) {
+  void* p = mmap(nullptr, bytes, prot, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (p == MAP_FAILED) std::abort();
+  return static_cast<char*>(p);
+}
+
+struct envelope {
+  int from, to;
+  message m;
+};
+
+class world;
+
+class fake_port final : public sequential_port {
+ public:
+  fake_port(world& w, int me) : w_(w), me_(me) {}
+  void send(int pe, const message& m) override;
+  void fetch(uint32_t page) override;
+  void write_back(uint32_t page) override;
+  void resolve_home(uint32_t) override {}  // homes are placed up front
+  void granted(uint32_t page) override { grants.push_back(page); }
+  std::vector<uint32_t> grants;
+  int fetches = 0, write_backs = 0;
+
+ private:
+  world& w_;
+  int me_;
+};
+
+struct pe {
+  pe(world& w, int me, int n)
+      : view(map(n_pages * page_bytes, PROT_NONE)),
+        frames(map(n_pages * page_bytes, PROT_READ | PROT_WRITE)),
+        pages(view, frames, nullptr, n_pages, shift),
+        port(w, me),
+        protocol(pages, port, me, n, 4, stats) {}
+  ~pe() {
+    munmap(view, n_pages * page_bytes);
+    munmap(frames, n_pages * page_bytes);
+  }
+  char* view;
+  char* frames;
+  page_table pages;
+  counters stats;
+  fake_port port;
+  sequential_protocol protocol;
+};
+
+class world {
+ public:
+  // `n` PEs; page p is homed on PE p % n (cyclic) or on PE p / (n_pages / n) (blocks), and its home starts
+  // as its owner (a fresh allocation).
+  explicit world(int n, bool blocks = false) {
+    const auto home_of = [&](uint32_t p) {
+      return static_cast<int32_t>(blocks ? p / (n_pages / static_cast<uint32_t>(n)) : p % static_cast<uint32_t>(n));
+    };
+    for (int i = 0; i < n; ++i) pes.push_back(std::make_unique<pe>(*this, i, n));
+    for (auto& x : pes)
+      for (uint32_t p = 0; p < n_pages; ++p) {
+        x->pages.set_home(p, home_of(p));
+        x->pages.set_advice(p, RDSM_DSM_DEFAULT);
+      }
+    for (int i = 0; i < n; ++i)
+      for (uint32_t p = 0; p < n_pages; ++p) {
+        const bool home = home_of(p) == i;
+        at(i).protocol.reset(p, home);
+        at(i).pages.protect(p, 1, home ? page_state::modified : page_state::invalid);
+      }
+  }
+  pe& at(int i) { return *pes[static_cast<size_t>(i)]; }
+  page_state state(int i, uint32_t p) { return at(i).pages.state(p); }
+  char* frame(int i, uint32_t p) { return at(i).pages.frame(p); }
+  // A thread of PE i faults on page p: asks for it, as the service does, and lets its own messages through.
+  uint32_t fault(int i, uint32_t p, bool write) {
+    const uint32_t end = at(i).protocol.start_request(p, write);
+    at(i).protocol.drain_self();
+    return end;
+  }
+  // Delivers the oldest message in flight (to its PE's protocol); false when none is.
+  bool step() {
+    if (queue.empty()) return false;
+    const envelope e = queue.front();
+    queue.pop_front();
+    at(e.to).protocol.receive(e.from, e.m);
+    return true;
+  }
+  void run() {
+    for (int rounds = 0; rounds < 10000; ++rounds) {
+      if (step()) continue;
+      bool again = false;
+      for (auto& x : pes) again = x->protocol.retry_deferred() || again;
+      if (!again && queue.empty()) return;
+    }
+    FAIL() << "the protocol did not settle";
+  }
+  size_t in_flight(msg_kind k) const {
+    size_t n = 0;
+    for (const envelope& e : queue) n += e.m.kind == k;
+    return n;
+  }
+  std::vector<std::unique_ptr<pe>> pes;
+  std::deque<envelope> queue;
+};
+
+void fake_port::send(int pe, const message& m) {
+  ASSERT_NE(pe, me_) << "the protocol keeps its own messages";
+  w_.queue.push_back({me_, pe, m});
+}
+
+void fake_port::fetch(uint32_t page) {
+  const int h = w_.at(me_).pages.home(page);
+  std::memcpy(w_.frame(me_, page), w_.frame(h, page), page_bytes);
+  ++fetches;
+}
+
+void fake_port::write_back(uint32_t page) {
+  const int h = w_.at(me_).pages.home(page);
+  std::memcpy(w_.frame(h, page), w_.frame(me_, page), page_bytes);
+  ++write_backs;
+}
+
+void fill(char* frame, char c) { std::memset(frame, c, page_bytes); }
+bool holds(const char* frame, char c) {
+  for (size_t i = 0; i < page_bytes; ++i)
+    if (frame[i] != c) return false;
+  return true;
+}
+
+}  // namespace
+
+TEST(SequentialProtocol, AReadTakesTheHomesWriteAccessAndCopiesItsData) {
+  world w(3);
+  fill(w.frame(0, 0), 'A');  // the home writes its page
+  w.fault(1, 0, false);
+  EXPECT_EQ(w.in_flight(msg_kind::read_req), 1u);
+  w.run();
+  EXPECT_EQ(w.state(1, 0), page_state::shared);
+  EXPECT_EQ(w.state(0, 0), page_state::shared);  // the home recalled itself: no more writes without asking
+  EXPECT_TRUE(holds(w.frame(1, 0), 'A'));
+  EXPECT_EQ(w.at(1).port.grants, std::vector<uint32_t>{0});
+  EXPECT_EQ(w.at(0).stats.requests_served.load(), 1u);
+  EXPECT_FALSE(w.at(1).protocol.pending(0));
+}
+
+TEST(SequentialProtocol, AWriteInvalidatesEverySharerAndTheHome) {
+  world w(3);
+  fill(w.frame(0, 0), 'A');
+  w.fault(1, 0, false);
+  w.fault(2, 0, false);
+  w.run();
+  ASSERT_EQ(w.state(2, 0), page_state::shared);
+  const int fetched = w.at(2).port.fetches;
+  w.fault(2, 0, true);  // an upgrade: PE 2's copy is current
+  w.run();
+  EXPECT_EQ(w.state(2, 0), page_state::modified);
+  EXPECT_EQ(w.state(1, 0), page_state::invalid);
+  EXPECT_EQ(w.state(0, 0), page_state::invalid);
+  EXPECT_EQ(w.at(2).port.fetches, fetched) << "a current copy is not fetched again";
+  EXPECT_EQ(w.at(1).stats.invalidations.load(), 1u);
+}
+
+TEST(SequentialProtocol, ARecallWritesTheOwnersDataBackBeforeAReaderGetsIt) {
+  world w(3);
+  w.fault(2, 0, true);
+  w.run();
+  ASSERT_EQ(w.state(2, 0), page_state::modified);
+  fill(w.frame(2, 0), 'B');  // the owner writes
+  w.fault(1, 0, false);
+  w.run();
+  EXPECT_EQ(w.at(2).port.write_backs, 1);
+  EXPECT_TRUE(holds(w.frame(0, 0), 'B')) << "the home's frame has the owner's writes";
+  EXPECT_TRUE(holds(w.frame(1, 0), 'B'));
+  EXPECT_EQ(w.state(2, 0), page_state::shared);  // a read recall keeps a shared copy
+  EXPECT_EQ(w.state(1, 0), page_state::shared);
+}
+
+TEST(SequentialProtocol, TwoWritersAreServedOneAfterTheOther) {
+  world w(3);
+  w.fault(1, 0, true);
+  w.fault(2, 0, true);
+  // The home takes PE 1's request first, queues PE 2's, and grants PE 1.
+  while (w.at(1).port.grants.empty()) ASSERT_TRUE(w.step());
+  EXPECT_EQ(w.state(1, 0), page_state::modified);
+  EXPECT_EQ(w.state(2, 0), page_state::invalid);
+  fill(w.frame(1, 0), 'C');  // PE 1's thread runs its store
+  w.run();
+  EXPECT_EQ(w.state(2, 0), page_state::modified);
+  EXPECT_EQ(w.state(1, 0), page_state::invalid);
+  EXPECT_TRUE(holds(w.frame(2, 0), 'C')) << "the second writer sees the first one's store";
+}
+
+TEST(SequentialProtocol, APageStaysWithTheThreadThatGotItUntilItRan) {
+  world w(3);
+  w.fault(1, 0, true);
+  w.run();
+  w.at(1).protocol.hold(0);  // the thread was released and has not run its store yet
+  w.fault(2, 0, true);
+  w.run();
+  EXPECT_EQ(w.at(1).protocol.deferred(), 1u) << "the recall waits for PE 1's thread";
+  EXPECT_EQ(w.state(1, 0), page_state::modified);
+  fill(w.frame(1, 0), 'D');
+  w.at(1).protocol.resumed(0, rdsm::detail::monotonic_ns());
+  std::this_thread::sleep_for(std::chrono::microseconds(50));  // past the hold after the resumption
+  w.run();
+  EXPECT_EQ(w.at(1).protocol.deferred(), 0u);
+  EXPECT_EQ(w.state(1, 0), page_state::invalid);
+  EXPECT_EQ(w.state(2, 0), page_state::modified);
+  EXPECT_TRUE(holds(w.frame(2, 0), 'D'));
+}
+
+TEST(SequentialProtocol, ARequestAsksAgainForTheRunReadBefore) {
+  world w(2, true);  // pages 0-7 on PE 0, 8-15 on PE 1; the protocol asks for runs of up to 4 pages
+  for (uint32_t p = 0; p < 3; ++p) w.fault(1, p, false);
+  w.run();
+  for (uint32_t p = 0; p < 3; ++p) w.fault(0, p, true);  // the home writes them again: PE 1's copies dropped
+  w.run();
+  for (uint32_t p = 0; p < 3; ++p) ASSERT_EQ(w.state(1, p), page_state::invalid);
+  // Pages 0-2 were read before and lost; page 3 never was, so the run stops there.
+  EXPECT_EQ(w.fault(1, 0, false), 3u);
+  EXPECT_EQ(w.in_flight(msg_kind::read_req), 3u);
+  w.run();
+  for (uint32_t p = 0; p < 3; ++p) EXPECT_EQ(w.state(1, p), page_state::shared);
+  EXPECT_EQ(w.state(1, 3), page_state::invalid);
+  EXPECT_EQ(w.fault(1, 8, true), 9u) << "a page of PE 1's own: asked for alone";
+}
