@@ -106,10 +106,12 @@ void deliver(const char* fn, group& g, const group_layout& l, int w, void* dest,
   const int h = l.my_host;
   bool transported = false;
   int pulling = 0;
+  std::atomic_thread_fence(std::memory_order_release);  // the result before a member told to copy it
   for (int k = 0; k < l.count(h) && bytes > 0; ++k) {
     const int j = l.member(h, k);
     if (j == g.me) continue;
     if (pulled(l, bytes, pointer_to(data, g.pe(j)))) {
+      raise(fn, g, j, w, 1);  // it copies while this PE stores into the others
       ++pulling;
     } else if (void* target = pointer_to(dest, g.pe(j))) {
       copy_local(target, data, bytes);
@@ -118,13 +120,15 @@ void deliver(const char* fn, group& g, const group_layout& l, int w, void* dest,
       transported = true;
     }
   }
-  if (pulling > 0) {
-    std::atomic_thread_fence(std::memory_order_release);
-    for (int k = 0; k < l.count(h); ++k)
-      if (const int j = l.member(h, k); j != g.me && pulled(l, bytes, pointer_to(data, g.pe(j)))) raise(fn, g, j, w, 1);
-    consume(fn, g, w, pulling);  // every copy made: no member's next collective meets one still reading
-  }
+  consume(fn, g, w, pulling);  // every copy made: no member's next collective meets one still reading
   release_members(fn, g, l, w, transported);
+}
+
+// The bytes of a dest that blocks at `offset` of `bytes` each cover (the end of the last).
+size_t extent(const std::vector<size_t>& offset, const std::vector<size_t>& bytes) {
+  size_t end = 0;
+  for (size_t i = 0; i < offset.size(); ++i) end = std::max(end, offset[i] + bytes[i]);
+  return end;
 }
 
 // A member's side of deliver: `from` holds the result at symmetric address `data`.
@@ -242,9 +246,7 @@ void hier_gather_all(const char* fn, group& g, const group_layout& l, void* dest
   const int H = l.hosts, h = l.my_host, lead = l.leader(h);
   if (g.me != lead) {  // my block to the leader's dest; the whole result comes back
     post(fn, g, lead, w_ready + p, at(dest, offset[g.me]), source, bytes[g.me]);
-    size_t total = 0;
-    for (int i = 0; i < g.size; ++i) total = std::max(total, offset[i] + bytes[i]);
-    take_delivery(fn, g, l, w_data + p, dest, dest, total, lead);
+    take_delivery(fn, g, l, w_data + p, dest, dest, extent(offset, bytes), lead);
     return;
   }
   // Leaders say they entered: another leader's dest may still receive the previous collective's data (a
@@ -274,9 +276,7 @@ void hier_gather_all(const char* fn, group& g, const group_layout& l, void* dest
     post(fn, g, to, w_slice + p, at(dest, runs.back().lo), at(dest, runs.back().lo), runs.back().hi - runs.back().lo);
   }
   consume(fn, g, w_slice + p, H - 1);
-  size_t total = 0;
-  for (int i = 0; i < g.size; ++i) total = std::max(total, offset[i] + bytes[i]);
-  deliver(fn, g, l, w_data + p, dest, dest, total);
+  deliver(fn, g, l, w_data + p, dest, dest, extent(offset, bytes));
 }
 
 void hier_collect(const char* fn, group& g, const group_layout& l, void* dest, const void* source, size_t bytes) {

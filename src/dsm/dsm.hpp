@@ -101,6 +101,7 @@ class space final : private sequential_port {
   void send(int pe, const message& m) override;
   void fetch(uint32_t page) override;
   void write_back(uint32_t page) override;
+  /// Decides the home of a first-touch page: a claim at its manager (also the release protocol's).
   void resolve_home(uint32_t page) override;
   void granted(uint32_t page) override;
 
@@ -108,8 +109,6 @@ class space final : private sequential_port {
 
   // placement / sharer sets
   int32_t home(uint32_t page) const { return pages_->home(page); }
-  /// Decides the home of a first-touch page (a claim at its manager); false when the page is not allocated.
-  bool decide_home(uint32_t page);
   char* frame(uint32_t page) const { return pages_->frame(page); }
   char* view(uint32_t page) const { return pages_->view(page); }
   /// Ends the job with one line unless [p, p + bytes) is allocated DSM memory (bytes > 0).

@@ -123,7 +123,7 @@ void space::on_fault(uint32_t page, bool write) {
     // The faulting thread may have interrupted any code but the DSM's own (which never touches the view),
     // so this lock is never held by the thread itself.
     std::lock_guard<std::mutex> lock(mu_);
-    if (pages_->home(page) == home_undecided) decide_home(page);
+    if (pages_->home(page) == home_undecided) resolve_home(page);
     lazy_->fault(page, write);
     return;
   }

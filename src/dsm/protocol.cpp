@@ -105,10 +105,7 @@ void space::send(int pe, const message& m) {
     status s = runtime::get().net().send_message(pe, &m, sizeof m);
     if (!s.ok()) fatal("dsm: %s", s.message().c_str());
   }
-  if (!in_service) runtime::get().progress().wake();
 }
-
-void space::resolve_home(uint32_t page) { (void)decide_home(page); }
 
 void space::granted(uint32_t page) { release_waiters(page); }
 

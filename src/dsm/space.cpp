@@ -343,14 +343,13 @@ void space::stats(rdsm_dsm_stats_t* out) const {
   out->cache_lines = cache.lines;
 }
 
-bool space::decide_home(uint32_t page) {
-  if (pages_->home(page) != home_undecided) return pages_->home(page) >= 0;
+void space::resolve_home(uint32_t page) {
+  if (pages_->home(page) != home_undecided) return;
   // First touch: the page's manager (page mod n) holds a claim word; the first compare-and-swap wins.
   const int manager = static_cast<int>(page % static_cast<uint32_t>(n_pes_));
   const uint64_t old = detail::atomic("rdsm_dsm (first touch)", amo_op::cswap, &claims_[page], 4,
                                       static_cast<uint64_t>(my_pe_ + 1), 0, manager, stream_);
   pages_->set_home(page, old == 0 ? my_pe_ : static_cast<int32_t>(old) - 1);
-  return true;
 }
 
 }  // namespace rdsm::detail::dsm
