@@ -135,8 +135,9 @@ std::string describe_shared_segment(const data_segment& seg, int fd) {
 }
 
 std::vector<void*> map_peer_segments(const data_segment& seg, const std::vector<std::string>& descriptions,
-                                     int my_pe) {
+                                     int my_pe, std::vector<int>* files) {
   std::vector<void*> maps(descriptions.size(), nullptr);
+  if (files != nullptr) files->assign(descriptions.size(), -1);
   const std::string me = host_id();
   for (size_t pe = 0; pe < descriptions.size(); ++pe) {
     if (static_cast<int>(pe) == my_pe) {
@@ -157,16 +158,20 @@ std::vector<void*> map_peer_segments(const data_segment& seg, const std::vector<
       continue;
     }
     void* m = mmap(nullptr, seg.length, PROT_READ | PROT_WRITE, MAP_SHARED, peer, 0);
-    close(peer);
     if (m != MAP_FAILED) maps[pe] = m;
+    if (m != MAP_FAILED && files != nullptr) (*files)[pe] = peer;
+    else close(peer);
   }
   return maps;
 }
 
-void unmap_peer_segments(const data_segment& seg, std::vector<void*>& maps, int my_pe) {
+void unmap_peer_segments(const data_segment& seg, std::vector<void*>& maps, int my_pe, std::vector<int>& files) {
   for (size_t pe = 0; pe < maps.size(); ++pe)
     if (maps[pe] != nullptr && static_cast<int>(pe) != my_pe) munmap(maps[pe], seg.length);
   maps.clear();
+  for (int fd : files)
+    if (fd >= 0) close(fd);
+  files.clear();
 }
 
 }  // namespace rdsm::detail

@@ -34,6 +34,7 @@ struct shared_region {
   data_segment area;
   int fd = -1;               // kept open while the job runs: peers reopen it through /proc
   std::vector<void*> peers;  // by PE: the peer's region mapped here, this PE's own, or nullptr
+  std::vector<int> files;    // by PE: the peer's memory file, kept open where asked for (else empty), or -1
 };
 
 /// What a PE publishes so peers can map its segment: host identity, pid, descriptor and length.
@@ -41,10 +42,12 @@ std::string describe_shared_segment(const data_segment& seg, int fd);
 
 /// Maps each peer's shared segment where the peer is on this host and its description can be opened.
 /// Entries stay nullptr otherwise (the transport is used for those peers). `my_pe`'s entry is `seg.start`.
+/// With `files`, each mapped peer's memory file also stays open there (by PE, -1 where none), so that its
+/// pages can be mapped elsewhere too.
 std::vector<void*> map_peer_segments(const data_segment& seg, const std::vector<std::string>& descriptions,
-                                     int my_pe);
+                                     int my_pe, std::vector<int>* files = nullptr);
 
-/// Unmaps what map_peer_segments mapped.
-void unmap_peer_segments(const data_segment& seg, std::vector<void*>& maps, int my_pe);
+/// Unmaps what map_peer_segments mapped and closes the files it kept.
+void unmap_peer_segments(const data_segment& seg, std::vector<void*>& maps, int my_pe, std::vector<int>& files);
 
 }  // namespace rdsm::detail

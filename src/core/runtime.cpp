@@ -264,7 +264,7 @@ status runtime::attach_region(int id, const data_segment& area, int fd) {
 status runtime::map_peers(int id, shared_region& r) {
   if (n_pes_ == 1) return {};
   RDSM_ASSIGN_OR_RETURN(auto descriptions, boot_->allgather(describe_shared_segment(r.area, r.fd)));
-  r.peers = map_peer_segments(r.area, descriptions, my_pe_);
+  r.peers = map_peer_segments(r.area, descriptions, my_pe_, &r == &attached_ ? &r.files : nullptr);
   if (id == sync_region) {  // every PE's host, from the first word of its description
     std::unordered_map<std::string, int> hosts;
     host_of_.resize(static_cast<size_t>(n_pes_));
@@ -318,7 +318,7 @@ void runtime::stop() {
   if (!s.ok()) RDSM_LOG_WARN("boot", "finalize: %s", s.message().c_str());
   net_.reset();
   watch_stop();
-  for (shared_region* r : {&heap_memory_, &data_, &sync_, &attached_}) unmap_peer_segments(r->area, r->peers, my_pe_);
+  for (shared_region* r : {&heap_memory_, &data_, &sync_, &attached_}) unmap_peer_segments(r->area, r->peers, my_pe_, r->files);
   // The globals' pages stay mapped (the program still uses them); the runtime's own areas go, and the DSM
   // closes its frames' file itself.
   for (shared_region* r : {&heap_memory_, &data_, &sync_})

@@ -97,6 +97,11 @@ class runtime {
     return b != nullptr ? b + s.offset : nullptr;
   }
   uint64_t remote_addr(sym_addr s, int pe) const { return remote_[s.region][pe] + s.offset; }
+  /// `pe`'s memory file of the attached region, open in this process (so its pages can be mapped here too),
+  /// or -1 (another host, or not mappable).
+  int attached_file(int pe) const {
+    return static_cast<size_t>(pe) < attached_.files.size() ? attached_.files[static_cast<size_t>(pe)] : -1;
+  }
   uintptr_t region_base(int r) const { return base_[r]; }
   /// Where shmem_malloc's blocks begin: symmetric_heap::base_alignment past the heap's origin (reserved).
   uintptr_t user_heap_base() const { return base_[heap_region] + symmetric_heap::base_alignment; }

@@ -141,8 +141,9 @@ void space::copy_read_only(uint32_t page) {
   if (state(page) != page_state::invalid) return;  // another thread copied it first
   const int32_t h = home(page);
   const uint32_t n = pages_->read_run(page, prefetch_, mem_->near(h));
-  mem_->read(h, frame_offset(page), frame(page), static_cast<size_t>(n) * page_size_);
   stats_.fetches.fetch_add(n, std::memory_order_relaxed);
+  if (pages_->share(page, n, mem_->file(h))) return;  // a home on this host: its frames mapped here
+  mem_->read(h, frame_offset(page), frame(page), static_cast<size_t>(n) * page_size_);
   protect(page, n, page_state::shared);
 }
 

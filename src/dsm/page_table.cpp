@@ -12,16 +12,40 @@
 
 namespace rdsm::detail::dsm {
 
-page_table::page_table(char* view, char* frames, char* twins, uint32_t n_pages, unsigned shift)
-    : view_(view), frames_(frames), twins_(twins), n_pages_(n_pages), shift_(shift),
+namespace {
+constexpr uint32_t fault_run_limit = 64;  // the longest run a fault opens (read_run's, prefetch's bound)
+}  // namespace
+
+page_table::page_table(char* view, int view_fd, char* frames, char* twins, uint32_t n_pages, unsigned shift)
+    : view_(view), view_fd_(view_fd), frames_(frames), twins_(twins), n_pages_(n_pages), shift_(shift),
       states_(std::make_unique<std::atomic<page_state>[]>(n_pages)), homes_(n_pages, no_pe),
-      advice_(n_pages, RDSM_DSM_DEFAULT) {}
+      advice_(n_pages, RDSM_DSM_DEFAULT), entered_(n_pages, 0), shared_(n_pages, 0) {}
 
 void page_table::protect(uint32_t page, uint32_t n, page_state s) {
   const int prot = s == page_state::modified ? PROT_READ | PROT_WRITE
                    : s == page_state::shared ? PROT_READ
                                               : PROT_NONE;
-  if (mprotect(view(page), static_cast<size_t>(n) << shift_, prot) != 0)
+  const size_t bytes = static_cast<size_t>(n) << shift_;
+  if (std::find(shared_.begin() + page, shared_.begin() + page + n, uint8_t{1}) != shared_.begin() + page + n)
+    map_own(page, n);
+  // Pages opened for the first time are mapped again with their page-table entries filled in the same call:
+  // opened by mprotect, each would take a page fault at its first access (7-10 us here), the faulting
+  // access itself and every page a read fault copied ahead. Pages entered once keep their entries through
+  // later protections, so mprotect alone opens them; it would also be the cheaper call for them (replacing
+  // a mapping with entries flushes other CPUs' TLBs). Longer runs (an allocation's home pages) are opened
+  // by mprotect too, so that an allocation does not back all its pages at once.
+  bool fresh = view_fd_ >= 0 && s != page_state::invalid && n <= fault_run_limit;
+  for (uint32_t i = 0; fresh && i < n; ++i) fresh = entered_[page + i] == 0;
+  int rc = 0;
+  if (fresh) {
+    void* at = mmap(view(page), bytes, prot, MAP_SHARED | MAP_FIXED | MAP_POPULATE, view_fd_,
+                    static_cast<off_t>(frame_offset(page)));
+    rc = at == MAP_FAILED ? -1 : 0;
+  } else {
+    rc = mprotect(view(page), bytes, prot);
+  }
+  if (s != page_state::invalid) std::fill_n(entered_.begin() + page, n, uint8_t{1});  // entered now or at use
+  if (rc != 0)
     fatal("dsm: mprotect of %u pages at %p failed: %s; raise vm.max_map_count or use a larger RDSM_DSM_PAGE_SIZE", n,
           static_cast<void*>(view(page)), std::strerror(errno));
   for (uint32_t i = 0; i < n; ++i) states_[page + i].store(s, std::memory_order_release);
@@ -34,6 +58,32 @@ void page_table::protect_runs(const std::vector<uint32_t>& pages, page_state s) 
     protect(pages[i], static_cast<uint32_t>(j - i), s);
     i = j;
   }
+}
+
+void page_table::forget_entries(uint32_t page, uint32_t n) { std::fill_n(entered_.begin() + page, n, uint8_t{0}); }
+
+bool page_table::share(uint32_t page, uint32_t n, int file) {
+  if (view_fd_ < 0 || file < 0) return false;
+  void* at = mmap(view(page), static_cast<size_t>(n) << shift_, PROT_READ, MAP_SHARED | MAP_FIXED | MAP_POPULATE, file,
+                  static_cast<off_t>(frame_offset(page)));
+  if (at == MAP_FAILED) {
+    map_own(page, n);  // whatever the failed call left there
+    return false;
+  }
+  std::fill_n(shared_.begin() + page, n, uint8_t{1});
+  std::fill_n(entered_.begin() + page, n, uint8_t{1});
+  for (uint32_t i = 0; i < n; ++i) states_[page + i].store(page_state::shared, std::memory_order_release);
+  return true;
+}
+
+void page_table::map_own(uint32_t page, uint32_t n) {
+  void* at = mmap(view(page), static_cast<size_t>(n) << shift_, PROT_NONE, MAP_SHARED | MAP_FIXED, view_fd_,
+                  static_cast<off_t>(frame_offset(page)));
+  if (at == MAP_FAILED)
+    fatal("dsm: mapping %u pages at %p again failed: %s; raise vm.max_map_count or use a larger RDSM_DSM_PAGE_SIZE",
+          n, static_cast<void*>(view(page)), std::strerror(errno));
+  std::fill_n(shared_.begin() + page, n, uint8_t{0});
+  std::fill_n(entered_.begin() + page, n, uint8_t{0});
 }
 
 uint32_t page_table::read_run(uint32_t page, uint32_t prefetch, bool near) const {

@@ -23,9 +23,10 @@ struct counters {
 
 class page_table {
  public:
-  /// `view`: the pages as the program sees them (protected page by page); `frames`: this PE's frames of
-  /// the same pages, always read-write; `twins`: a reservation as large for twins (nullptr: none).
-  page_table(char* view, char* frames, char* twins, uint32_t n_pages, unsigned shift);
+  /// `view`: the pages as the program sees them (protected page by page), mapped from `view_fd` at offset
+  /// 0 (-1: not a file of its own); `frames`: this PE's frames of the same pages, always read-write;
+  /// `twins`: a reservation as large for twins (nullptr: none).
+  page_table(char* view, int view_fd, char* frames, char* twins, uint32_t n_pages, unsigned shift);
 
   uint32_t pages() const { return n_pages_; }
   size_t page_size() const { return size_t{1} << shift_; }
@@ -33,8 +34,15 @@ class page_table {
     return static_cast<uint32_t>((static_cast<const char*>(p) - view_) >> shift_);
   }
   page_state state(uint32_t page) const { return states_[page].load(std::memory_order_acquire); }
-  /// Protection and state of pages [page, page + n): one mprotect. Ends the job if the kernel refuses.
+  /// Protection and state of pages [page, page + n): one system call. Ends the job if the kernel refuses.
   void protect(uint32_t page, uint32_t n, page_state s);
+  /// Pages [page, page + n) lost their view's page-table entries (their frames were hole-punched).
+  void forget_entries(uint32_t page, uint32_t n);
+  /// Maps pages [page, page + n) read-only (shared) from `file`, a peer's memory file holding the same
+  /// region: the home's frames themselves, nothing copied. For read-only pages of a home on this host.
+  /// False when there is no such file or the kernel refuses: the caller copies them instead. The view
+  /// maps this PE's own frames again at the pages' next protection.
+  bool share(uint32_t page, uint32_t n, int file);
   /// The same for `pages` (sorted), in runs of consecutive pages: one mprotect per run.
   void protect_runs(const std::vector<uint32_t>& pages, page_state s);
 
@@ -57,6 +65,7 @@ class page_table {
 
  private:
   char* view_;
+  int view_fd_;
   char* frames_;
   char* twins_;
   uint32_t n_pages_;
@@ -64,6 +73,11 @@ class page_table {
   std::unique_ptr<std::atomic<page_state>[]> states_;
   std::vector<int32_t> homes_;
   std::vector<uint8_t> advice_;
+  /// Maps this PE's own frames again at pages [page, page + n) of the view, closed.
+  void map_own(uint32_t page, uint32_t n);
+
+  std::vector<uint8_t> entered_;  // the page was opened: its view may have page-table entries (under the caller's lock)
+  std::vector<uint8_t> shared_;   // the view maps the page from its home's file (share)
 };
 
 }  // namespace rdsm::detail::dsm

@@ -146,17 +146,7 @@ void space::release_waiters(uint32_t page) {
 // ---- data movement and protection ----
 
 void space::fetch(uint32_t page) {
-  runtime& rt = runtime::get();
-  const int h = home(page);
-  const sym_addr at{dsm_region, static_cast<uint64_t>(page) << shift_};
-  if (void* src = rt.mapped(at, h)) {
-    std::atomic_thread_fence(std::memory_order_acquire);
-    std::memcpy(frame(page), src, page_size_);
-  } else {
-    status s = rt.net().get(stream_, dsm_region, h, rt.remote_addr(at, h), frame(page), page_size_, false);
-    if (!s.ok()) fatal("dsm: fetching page %u from PE %d: %s", page, h, s.message().c_str());
-    after_dma_write({frame(page), page_size_});
-  }
+  mem_->read(home(page), frame_offset(page), frame(page), page_size_);
   stats_.fetches.fetch_add(1, std::memory_order_relaxed);
 }
 

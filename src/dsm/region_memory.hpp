@@ -34,6 +34,7 @@ class region_memory final : public remote_memory {
   void on_message(int from, const void* data, size_t n);
   void written_locally(const void* p, size_t n) override;
   bool near(int pe) override { return at(pe, 0) != nullptr; }
+  int file(int pe) override;
   /// A load/store pointer to `pe`'s region at `offset`, or nullptr when the PE is on another host.
   char* at(int pe, uint64_t offset) const;
 

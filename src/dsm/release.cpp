@@ -53,7 +53,14 @@ void release_protocol::fault(uint32_t page, bool write) {
   }
   const bool writes = write || pages_.advice(page) == RDSM_DSM_MIGRATORY;
   if (!writes) {
-    fetch_copies(page, pages_.read_run(page, prefetch_, mem_.near(pages_.home(page))), page_state::shared);
+    const int h = pages_.home(page);
+    const uint32_t n = pages_.read_run(page, prefetch_, mem_.near(h));
+    // Read-only pages of a home on this host are mapped from its frames: they do not change while so advised.
+    if (pages_.advice(page) == RDSM_DSM_READ_ONLY && pages_.share(page, n, mem_.file(h))) {
+      stats_.fetches.fetch_add(n, std::memory_order_relaxed);
+      return;
+    }
+    fetch_copies(page, n, page_state::shared);
     return;
   }
   // A write: the copy (fetched now into the frame, still unmapped, or the one held) becomes the twin, and

@@ -22,6 +22,8 @@ char* region_memory::at(int pe, uint64_t offset) const {
   return static_cast<char*>(rt_.mapped(sym_addr{dsm_region, offset}, pe));
 }
 
+int region_memory::file(int pe) { return pe == rt_.my_pe() ? -1 : rt_.attached_file(pe); }
+
 void region_memory::amo(int pe, uint64_t offset, amo_op op, uint64_t value) {
   if (char* p = at(pe, offset)) {
     auto* w = reinterpret_cast<uint64_t*>(p);

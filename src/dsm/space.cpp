@@ -110,7 +110,7 @@ void space::start(const char* fn) {
   if (!s.ok()) fatal("%s: registering the DSM frames: %s", fn, s.message().c_str());
 
   blocks_ = std::make_unique<symmetric_heap>(reinterpret_cast<void*>(base_), size_);
-  pages_ = std::make_unique<page_table>(reinterpret_cast<char*>(base_), alias_, twins_, n_pages_, shift_);
+  pages_ = std::make_unique<page_table>(reinterpret_cast<char*>(base_), fd_, alias_, twins_, n_pages_, shift_);
   claims_ = static_cast<int32_t*>(sym_allocate(fn, sizeof(int32_t) * n_pages_, 0, true));
   if (claims_ == nullptr)
     fatal("%s: no symmetric heap left for the DSM's first-touch table (%zu bytes); raise SHMEM_SYMMETRIC_SIZE", fn,
@@ -233,7 +233,9 @@ void space::release_block(const char* fn, void* p) {
     protect(first, n, page_state::invalid);
     // Zero this PE's frames (home copies and cached copies alike): the next allocation reads zeros.
     if (fallocate(fd_, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, static_cast<off_t>(first) << shift_,
-                  static_cast<off_t>(bytes)) != 0)
+                  static_cast<off_t>(bytes)) == 0)
+      pages_->forget_entries(first, n);  // the punch removed the view's entries too
+    else
       std::memset(frame(first), 0, bytes);
     for (uint32_t page = first; page < first + n; ++page) {
       pages_->set_home(page, no_pe);
@@ -282,16 +284,18 @@ void space::advise(const char* fn, void* p, size_t bytes, rdsm_dsm_advice_t advi
   barrier_all();
   {
     std::lock_guard<std::mutex> lock(mu_);
+    std::vector<uint32_t> copies;
     for (uint32_t page = first; page <= last; ++page) {
       if (pages_->home(page) == home_undecided) continue;
       if (pages_->home(page) != my_pe_) {
         if (!release_mode_ && state(page) == page_state::modified && pages_->advice(page) != RDSM_DSM_PRIVATE)
           write_back(page);
-        protect(page, 1, page_state::invalid);
+        copies.push_back(page);
       } else if (!release_mode_) {
         seq_->forget(page, true);
       }
     }
+    pages_->protect_runs(copies, page_state::invalid);
     if (release_mode_) lazy_->forget(first, last - first + 1);
   }
   barrier_all();
@@ -300,6 +304,7 @@ void space::advise(const char* fn, void* p, size_t bytes, rdsm_dsm_advice_t advi
   // the default protocol there.
   {
     std::lock_guard<std::mutex> lock(mu_);
+    std::vector<uint32_t> opened;  // in runs afterwards: one call per run, not per page
     for (uint32_t page = first; page <= last; ++page) {
       pages_->set_advice(page, static_cast<uint8_t>(advice));
       const int32_t h = pages_->home(page);
@@ -310,12 +315,13 @@ void space::advise(const char* fn, void* p, size_t bytes, rdsm_dsm_advice_t advi
           mem_->read(h, frame_offset(page), frame(page), page_size_);
           stats_.fetches.fetch_add(1, std::memory_order_relaxed);
         }
-        protect(page, 1, page_state::modified);
+        opened.push_back(page);
       } else if (h == my_pe_) {
         if (!release_mode_ && advice != RDSM_DSM_READ_ONLY) seq_->own(page);
-        protect(page, 1, advice == RDSM_DSM_READ_ONLY ? page_state::shared : page_state::modified);
+        opened.push_back(page);
       }
     }
+    pages_->protect_runs(opened, advice == RDSM_DSM_READ_ONLY ? page_state::shared : page_state::modified);
   }
   barrier_all();
 }

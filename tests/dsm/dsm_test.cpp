@@ -178,6 +178,37 @@ TEST(Dsm, ReadOnlyCopiesSurviveSynchronization) {
   rdsm_dsm_free(r);
 }
 
+// Read-only pages of a home on this host are mapped from its frames, not copied; advised back to the default
+// they are this PE's own again: writes merge at the home, and a later read-only spell sees them.
+TEST(Dsm, ReadOnlySpellsAroundWrites) {
+  const size_t page = rdsm_dsm_page_size();
+  const size_t pages = 24;
+  const size_t n = pages * page / sizeof(int);
+  auto* r = static_cast<int*>(rdsm_dsm_alloc_placed(pages * page, RDSM_DSM_ON_PE, 0));
+  ASSERT_NE(r, nullptr);
+  if (me() == 0)
+    for (size_t i = 0; i < n; ++i) r[i] = static_cast<int>(i * 3);
+  rdsm_dsm_barrier();
+  for (int spell = 0; spell < 3; ++spell) {
+    rdsm_dsm_advise(r, pages * page, RDSM_DSM_READ_ONLY);
+    size_t wrong = 0;
+    for (size_t i = n; i-- > 0;)  // last to first: faults of one page each, then runs
+      wrong += r[i] != static_cast<int>(i * 3 + spell * (i % npes() + 1));
+    EXPECT_EQ(wrong, 0u) << "spell " << spell;
+    rdsm_dsm_advise(r, pages * page, RDSM_DSM_DEFAULT);
+    for (size_t i = 0; i < n; ++i)  // each PE adds to its own words, on pages homed on PE 0
+      if (static_cast<int>(i % npes()) == me()) r[i] += static_cast<int>(i % npes() + 1);
+    rdsm_dsm_barrier();
+  }
+  rdsm_dsm_free(r);
+  auto* z = static_cast<int*>(rdsm_dsm_alloc_placed(pages * page, RDSM_DSM_ON_PE, 0));
+  ASSERT_EQ(z, r);
+  size_t nonzero = 0;
+  for (size_t i = 0; i < n; ++i) nonzero += z[i] != 0;
+  EXPECT_EQ(nonzero, 0u) << "a freed block's read-only pages still showed the old data";
+  rdsm_dsm_free(z);
+}
+
 TEST(Dsm, BarrierCostDoesNotGrowWithUnchangedCachedPages) {
   const size_t page = rdsm_dsm_page_size();
   const size_t pages = 16 * static_cast<size_t>(npes());

@@ -78,7 +78,7 @@ class Job {
       pe_state& pe = pes_[static_cast<size_t>(i)];
       pe.view = map(frames_bytes, PROT_NONE);
       pe.twins = map(frames_bytes, PROT_READ | PROT_WRITE);
-      pe.pages = std::make_unique<page_table>(pe.view, pe.region, pe.twins, n_pages, shift);
+      pe.pages = std::make_unique<page_table>(pe.view, -1, pe.region, pe.twins, n_pages, shift);
       pe.ring = std::make_unique<notice_rings>(mem_, i, n, rings, mem_.word(i, rings.tail_offset),
                                                reinterpret_cast<uint64_t*>(pe.region + rings.entries_offset));
       pe.copies = std::make_unique<copy_tracker>(mem_, tracker, mem_.word(i, tracker.count_offset),

@@ -59,7 +59,7 @@ struct pe {
   pe(world& w, int me, int n)
       : view(map(n_pages * page_bytes, PROT_NONE)),
         frames(map(n_pages * page_bytes, PROT_READ | PROT_WRITE)),
-        pages(view, frames, nullptr, n_pages, shift),
+        pages(view, -1, frames, nullptr, n_pages, shift),
         port(w, me),
         protocol(pages, port, me, n, 4, stats) {}
   ~pe() {

@@ -1,0 +1,139 @@
+// The page table's protections over a view mapped from a memory file (src/dsm/page_table.hpp): a page opened
+// for the first time has its page-table entries filled by the same call, and shows its frame's bytes.
+#include <fcntl.h>
+#include <gtest/gtest.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <cstdint>
+#include <cstring>
+
+#include "dsm/page_table.hpp"
+
+using rdsm::detail::dsm::page_state;
+using rdsm::detail::dsm::page_table;
+
+namespace {
+
+constexpr uint32_t n_pages = 8;
+
+struct file_view {
+  size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
+  unsigned shift = static_cast<unsigned>(__builtin_ctzl(page));
+  int fd = memfd_create("page-table-test", 0);
+  char* view = nullptr;
+  char* frames = nullptr;
+
+  file_view() {
+    if (fd < 0 || ftruncate(fd, static_cast<off_t>(n_pages * page)) != 0) return;
+    view = static_cast<char*>(mmap(nullptr, n_pages * page, PROT_NONE, MAP_SHARED, fd, 0));
+    frames = static_cast<char*>(mmap(nullptr, n_pages * page, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0));
+  }
+  ~file_view() {
+    munmap(view, n_pages * page);
+    munmap(frames, n_pages * page);
+    close(fd);
+  }
+};
+
+// Whether the process's page tables map `p` now (bit 63 of its /proc/self/pagemap entry), without touching it.
+bool entered(const void* p) {
+  const int fd = open("/proc/self/pagemap", O_RDONLY);
+  if (fd < 0) return false;
+  uint64_t e = 0;
+  const auto at = static_cast<off_t>(reinterpret_cast<uintptr_t>(p) / static_cast<uintptr_t>(sysconf(_SC_PAGESIZE)) *
+                                     sizeof e);
+  const bool ok = pread(fd, &e, sizeof e, at) == static_cast<ssize_t>(sizeof e);
+  close(fd);
+  return ok && (e >> 63) != 0;
+}
+
+}  // namespace
+
+TEST(PageTable, FirstOpeningFillsTheEntriesOfEveryPageOpened) {
+  file_view f;
+  ASSERT_NE(f.view, MAP_FAILED);
+  ASSERT_NE(f.frames, MAP_FAILED);
+  page_table pages(f.view, f.fd, f.frames, nullptr, n_pages, f.shift);
+  for (uint32_t p = 0; p < n_pages; ++p) std::memset(pages.frame(p), 'a' + static_cast<int>(p), f.page);
+  for (uint32_t p = 0; p < n_pages; ++p) ASSERT_FALSE(entered(pages.view(p)));
+
+  pages.protect(2, 3, page_state::shared);  // a read fault's run: the faulting page and two copied ahead
+  for (uint32_t p = 2; p < 5; ++p) {
+    EXPECT_TRUE(entered(pages.view(p))) << "page " << p << " opened without its entry";
+    EXPECT_EQ(pages.view(p)[f.page - 1], 'a' + static_cast<int>(p));
+    EXPECT_EQ(pages.state(p), page_state::shared);
+  }
+  EXPECT_FALSE(entered(pages.view(1)));
+  EXPECT_FALSE(entered(pages.view(5)));
+}
+
+TEST(PageTable, ProtectionsAfterTheFirstOpeningFollowTheState) {
+  file_view f;
+  ASSERT_NE(f.view, MAP_FAILED);
+  page_table pages(f.view, f.fd, f.frames, nullptr, n_pages, f.shift);
+  pages.protect(0, 2, page_state::modified);
+  pages.view(0)[10] = 'x';  // written through the view, seen in the frame: one memory
+  EXPECT_EQ(pages.frame(0)[10], 'x');
+  pages.protect(0, 2, page_state::invalid);
+  EXPECT_EQ(pages.state(0), page_state::invalid);
+  EXPECT_EXIT(
+      {
+        (void)*static_cast<volatile char*>(pages.view(1));
+        _exit(0);
+      },
+      ::testing::KilledBySignal(SIGSEGV), "");
+  pages.frame(1)[0] = 'y';
+  pages.protect(1, 1, page_state::shared);  // entered before: opened again by mprotect
+  EXPECT_EQ(pages.view(1)[0], 'y');
+  EXPECT_EXIT(
+      {
+        pages.view(1)[0] = 'z';
+        _exit(0);
+      },
+      ::testing::KilledBySignal(SIGSEGV), "");
+  pages.forget_entries(0, 2);  // as after a hole punch: the next opening maps again, and sees the frame
+  pages.frame(0)[0] = 'w';
+  pages.protect(0, 2, page_state::shared);
+  EXPECT_EQ(pages.view(0)[0], 'w');
+  EXPECT_EQ(pages.view(1)[0], 'y');
+}
+
+TEST(PageTable, SharedPagesShowTheHomesFramesUntilTheirNextProtection) {
+  file_view mine, home;  // this PE's frames and a home's, two memory files of the same layout
+  ASSERT_NE(mine.view, MAP_FAILED);
+  ASSERT_NE(home.frames, MAP_FAILED);
+  page_table pages(mine.view, mine.fd, mine.frames, nullptr, n_pages, mine.shift);
+  for (uint32_t p = 0; p < n_pages; ++p) {
+    std::memset(home.frames + p * home.page, 'h', home.page);
+    std::memset(pages.frame(p), 'm', mine.page);
+  }
+  ASSERT_TRUE(pages.share(1, 4, home.fd));
+  for (uint32_t p = 1; p < 5; ++p) {
+    EXPECT_EQ(pages.view(p)[7], 'h') << "page " << p << " is not the home's frame";
+    EXPECT_EQ(pages.state(p), page_state::shared);
+    EXPECT_TRUE(entered(pages.view(p)));
+  }
+  home.frames[2 * home.page + 7] = 'H';  // one memory: nothing was copied
+  EXPECT_EQ(pages.view(2)[7], 'H');
+  EXPECT_EXIT(
+      {
+        pages.view(2)[0] = 'x';
+        _exit(0);
+      },
+      ::testing::KilledBySignal(SIGSEGV), "");
+  EXPECT_EQ(pages.frame(2)[7], 'm');  // this PE's frame untouched
+
+  // Any protection of a shared page maps this PE's frames again, the pages around it included.
+  pages.protect(0, 3, page_state::invalid);
+  pages.protect(0, 3, page_state::shared);
+  for (uint32_t p = 0; p < 3; ++p) EXPECT_EQ(pages.view(p)[7], 'm') << "page " << p;
+  EXPECT_EQ(pages.view(3)[7], 'h');  // still the home's: not protected since
+  pages.protect(3, 2, page_state::modified);
+  pages.view(4)[7] = 'w';
+  EXPECT_EQ(pages.frame(4)[7], 'w');
+  EXPECT_EQ(home.frames[4 * home.page + 7], 'h');
+
+  EXPECT_FALSE(pages.share(6, 1, -1));  // no file: the caller copies
+  EXPECT_EQ(pages.state(6), page_state::invalid);
+}
