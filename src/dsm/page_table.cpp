@@ -46,7 +46,7 @@ void page_table::protect(uint32_t page, uint32_t n, page_state s) {
   }
   if (s != page_state::invalid) std::fill_n(entered_.begin() + page, n, uint8_t{1});  // entered now or at use
   if (rc != 0)
-    fatal("dsm: mprotect of %u pages at %p failed: %s; raise vm.max_map_count or use a larger RDSM_DSM_PAGE_SIZE", n,
+    fatal("dsm: protecting %u pages at %p failed: %s; raise vm.max_map_count or use a larger RDSM_DSM_PAGE_SIZE", n,
           static_cast<void*>(view(page)), std::strerror(errno));
   for (uint32_t i = 0; i < n; ++i) states_[page + i].store(s, std::memory_order_release);
 }
