@@ -5,6 +5,8 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdint>
+#include <cstdio>
 #include <cstring>
 
 #include "common/log.hpp"
@@ -14,12 +16,21 @@ namespace rdsm::detail::dsm {
 
 namespace {
 constexpr uint32_t fault_run_limit = 64;  // the longest run a fault opens (read_run's, prefetch's bound)
+
+uint32_t max_map_count() {
+  unsigned long n = 65530;  // the kernel's default
+  if (FILE* f = std::fopen("/proc/sys/vm/max_map_count", "r")) {
+    if (std::fscanf(f, "%lu", &n) != 1) n = 65530;
+    std::fclose(f);
+  }
+  return static_cast<uint32_t>(std::min<unsigned long>(n, UINT32_MAX));
+}
 }  // namespace
 
 page_table::page_table(char* view, int view_fd, char* frames, char* twins, uint32_t n_pages, unsigned shift)
     : view_(view), view_fd_(view_fd), frames_(frames), twins_(twins), n_pages_(n_pages), shift_(shift),
       states_(std::make_unique<std::atomic<page_state>[]>(n_pages)), homes_(n_pages, no_pe),
-      advice_(n_pages, RDSM_DSM_DEFAULT), entered_(n_pages, 0), shared_(n_pages, 0) {}
+      advice_(n_pages, RDSM_DSM_DEFAULT), entered_(n_pages, 0), shared_(n_pages, 0), share_budget_(max_map_count() / 4) {}
 
 void page_table::protect(uint32_t page, uint32_t n, page_state s) {
   const int prot = s == page_state::modified ? PROT_READ | PROT_WRITE
@@ -63,13 +74,14 @@ void page_table::protect_runs(const std::vector<uint32_t>& pages, page_state s) 
 void page_table::forget_entries(uint32_t page, uint32_t n) { std::fill_n(entered_.begin() + page, n, uint8_t{0}); }
 
 bool page_table::share(uint32_t page, uint32_t n, int file) {
-  if (view_fd_ < 0 || file < 0) return false;
+  if (view_fd_ < 0 || file < 0 || share_budget_ == 0) return false;
   void* at = mmap(view(page), static_cast<size_t>(n) << shift_, PROT_READ, MAP_SHARED | MAP_FIXED | MAP_POPULATE, file,
                   static_cast<off_t>(frame_offset(page)));
   if (at == MAP_FAILED) {
     map_own(page, n);  // whatever the failed call left there
     return false;
   }
+  --share_budget_;
   std::fill_n(shared_.begin() + page, n, uint8_t{1});
   std::fill_n(entered_.begin() + page, n, uint8_t{1});
   for (uint32_t i = 0; i < n; ++i) states_[page + i].store(page_state::shared, std::memory_order_release);
@@ -82,6 +94,8 @@ void page_table::map_own(uint32_t page, uint32_t n) {
   if (at == MAP_FAILED)
     fatal("dsm: mapping %u pages at %p again failed: %s; raise vm.max_map_count or use a larger RDSM_DSM_PAGE_SIZE",
           n, static_cast<void*>(view(page)), std::strerror(errno));
+  for (uint32_t i = 0; i < n; ++i)  // a run of shared pages begins here: its mapping is gone
+    if (shared_[page + i] != 0 && (i == 0 || shared_[page + i - 1] == 0)) ++share_budget_;
   std::fill_n(shared_.begin() + page, n, uint8_t{0});
   std::fill_n(entered_.begin() + page, n, uint8_t{0});
 }

@@ -78,6 +78,9 @@ class page_table {
 
   std::vector<uint8_t> entered_;  // the page was opened: its view may have page-table entries (under the caller's lock)
   std::vector<uint8_t> shared_;   // the view maps the page from its home's file (share)
+  // Mappings share may still make: each is a mapping of its own (two, if it splits one), and the kernel
+  // allows vm.max_map_count in all. A quarter of that; given back as shared runs are mapped over again.
+  uint32_t share_budget_;
 };
 
 }  // namespace rdsm::detail::dsm

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <cstdint>
+#include <cstdio>
 #include <cstring>
 
 #include "dsm/page_table.hpp"
@@ -146,4 +147,39 @@ TEST(PageTable, SharedPagesShowTheHomesFramesUntilTheirNextProtection) {
 
   EXPECT_FALSE(pages.share(6, 1, -1));  // no file: the caller copies
   EXPECT_EQ(pages.state(6), page_state::invalid);
+}
+
+// Each run shared from a home's file is a mapping of its own: share stops at a quarter of vm.max_map_count
+// (the caller then copies), and mapping the PE's own frames over the runs again gives the budget back.
+TEST(PageTable, SharingStopsBeforeTheKernelsMappingLimit) {
+  unsigned long limit = 0;
+  if (FILE* f = std::fopen("/proc/sys/vm/max_map_count", "r")) {
+    if (std::fscanf(f, "%lu", &limit) != 1) limit = 0;
+    std::fclose(f);
+  }
+  if (limit == 0 || limit > 262144) GTEST_SKIP() << "vm.max_map_count " << limit << ": too many mappings to test";
+  const auto budget = static_cast<uint32_t>(limit / 4);
+  const uint32_t pages = 2 * budget + 8;
+  const size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
+  const int mine = memfd_create("page-table-mine", 0), home = memfd_create("page-table-home", 0);
+  ASSERT_GE(mine, 0);
+  ASSERT_GE(home, 0);
+  ASSERT_EQ(ftruncate(mine, static_cast<off_t>(pages * page)), 0);
+  ASSERT_EQ(ftruncate(home, static_cast<off_t>(pages * page)), 0);
+  auto* view = static_cast<char*>(mmap(nullptr, pages * page, PROT_NONE, MAP_SHARED, mine, 0));
+  ASSERT_NE(view, MAP_FAILED);
+  {
+    page_table table(view, mine, nullptr, nullptr, pages, static_cast<unsigned>(__builtin_ctzl(page)));
+    uint32_t shared = 0;
+    for (uint32_t p = 0; p < pages; p += 2) shared += table.share(p, 1, home) ? 1 : 0;  // no two runs merge
+    EXPECT_EQ(shared, budget);
+    EXPECT_EQ(table.state(2 * budget), page_state::invalid) << "shared past the budget";
+    table.protect(0, 64, page_state::invalid);  // 32 runs mapped over
+    uint32_t again = 0;
+    for (uint32_t p = 1; p < 128; p += 2) again += table.share(p, 1, home) ? 1 : 0;
+    EXPECT_EQ(again, 32u);
+  }
+  munmap(view, pages * page);
+  close(mine);
+  close(home);
 }
