@@ -318,7 +318,8 @@ void runtime::stop() {
   if (!s.ok()) RDSM_LOG_WARN("boot", "finalize: %s", s.message().c_str());
   net_.reset();
   watch_stop();
-  for (shared_region* r : {&heap_memory_, &data_, &sync_, &attached_}) unmap_peer_segments(r->area, r->peers, my_pe_, r->files);
+  for (shared_region* r : {&heap_memory_, &data_, &sync_, &attached_})
+    unmap_peer_segments(r->area, r->peers, my_pe_, r->files);
   // The globals' pages stay mapped (the program still uses them); the runtime's own areas go, and the DSM
   // closes its frames' file itself.
   for (shared_region* r : {&heap_memory_, &data_, &sync_})

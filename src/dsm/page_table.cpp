@@ -30,7 +30,8 @@ uint32_t max_map_count() {
 page_table::page_table(char* view, int view_fd, char* frames, char* twins, uint32_t n_pages, unsigned shift)
     : view_(view), view_fd_(view_fd), frames_(frames), twins_(twins), n_pages_(n_pages), shift_(shift),
       states_(std::make_unique<std::atomic<page_state>[]>(n_pages)), homes_(n_pages, no_pe),
-      advice_(n_pages, RDSM_DSM_DEFAULT), entered_(n_pages, 0), shared_(n_pages, 0), share_budget_(max_map_count() / 4) {}
+      advice_(n_pages, RDSM_DSM_DEFAULT), entered_(n_pages, 0), shared_(n_pages, 0),
+      share_budget_(max_map_count() / 4) {}
 
 void page_table::protect(uint32_t page, uint32_t n, page_state s) {
   const int prot = s == page_state::modified ? PROT_READ | PROT_WRITE

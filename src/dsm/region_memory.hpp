@@ -16,13 +16,16 @@ namespace rdsm::detail::dsm {
 
 class region_memory final : public remote_memory {
  public:
-  /// `local` is this PE's own region (the alias of the frames, `frames` bytes of them); `stream` carries
-  /// the UCX operations.
-  region_memory(int stream, char* local, size_t frames);
+  /// `local` is this PE's own region (the alias of the frames, `frames` bytes of them), mapped from the
+  /// memory file `local_file`; `stream` carries the UCX operations.
+  region_memory(int stream, char* local, int local_file, size_t frames);
   void atomic_or(int pe, uint64_t offset, uint64_t bits) override;
   void atomic_add(int pe, uint64_t offset, uint64_t value) override;
   uint64_t load(int pe, uint64_t offset) override;
   void read(int pe, uint64_t offset, void* dst, size_t n) override;
+  /// From a PE of this host the kernel copies between the two memory files (copy_file_range): no
+  /// page-table entry of this process is used.
+  void read_first(int pe, uint64_t offset, void* dst, size_t n) override;
   void write_nbi(int pe, uint64_t offset, const void* src, size_t n) override;
   void read_nbi(int pe, uint64_t offset, void* dst, size_t n) override;
   /// To a PE of another host, many runs travel as one message, which the PE applies in its transport
@@ -43,6 +46,7 @@ class region_memory final : public remote_memory {
   runtime& rt_;
   int stream_;
   char* local_;
+  int local_file_;
   size_t frames_;
   std::vector<std::pair<void*, size_t>> reading_;  // read_nbi destinations not complete yet
   uint64_t acks_expected_ = 0;        // run messages sent (by the one releasing thread, under the DSM's lock)

@@ -91,7 +91,10 @@ void release_protocol::fetch_copies(uint32_t page, uint32_t n, page_state opened
     refreshes_[p] = streak_[p];
   }
   populate(frames_ready_, pages_.frame(0), page, n);
-  mem_.read(h, pages_.frame_offset(page), pages_.frame(page), static_cast<size_t>(n) * pages_.page_size());
+  const size_t bytes = static_cast<size_t>(n) * pages_.page_size();
+  // A fault's fetch is most often the page's first here (stale copies of a home on this host are refreshed
+  // in place at acquires, not fetched again): read_first, which uses neither side's mapping.
+  mem_.read_first(h, pages_.frame_offset(page), pages_.frame(page), bytes);
   stats_.fetches.fetch_add(n, std::memory_order_relaxed);
   if (opened != page_state::invalid) pages_.protect(page, n, opened);  // invalid: the caller maps them
 }
@@ -112,7 +115,10 @@ void release_protocol::populate(std::vector<uint8_t>& ready, char* base, uint32_
 
 void release_protocol::make_twin(uint32_t page) {
   populate(twins_ready_, pages_.twin(0), page, 1);
-  std::memcpy(pages_.twin(page), pages_.frame(page), pages_.page_size());
+  // Through the view where it is readable: the same memory, and used just now (the frame's mapping may
+  // never have been, after read_first).
+  const char* now = pages_.state(page) == page_state::invalid ? pages_.frame(page) : pages_.view(page);
+  std::memcpy(pages_.twin(page), now, pages_.page_size());
 }
 
 size_t release_protocol::write_diff(uint32_t page) {

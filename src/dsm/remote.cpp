@@ -2,6 +2,8 @@
 // UCX for the others (all on the DSM's own transport stream).
 #include "dsm/remote.hpp"
 
+#include <unistd.h>
+
 #include <atomic>
 #include <cstring>
 
@@ -14,8 +16,8 @@
 
 namespace rdsm::detail::dsm {
 
-region_memory::region_memory(int stream, char* local, size_t frames)
-    : rt_(runtime::get()), stream_(stream), local_(local), frames_(frames) {}
+region_memory::region_memory(int stream, char* local, int local_file, size_t frames)
+    : rt_(runtime::get()), stream_(stream), local_(local), local_file_(local_file), frames_(frames) {}
 
 char* region_memory::at(int pe, uint64_t offset) const {
   if (pe == rt_.my_pe()) return local_ + offset;
@@ -60,6 +62,21 @@ void region_memory::read(int pe, uint64_t offset, void* dst, size_t n) {
   status s = rt_.net().get(stream_, dsm_region, pe, rt_.remote_addr(sym_addr{dsm_region, offset}, pe), dst, n, false);
   if (!s.ok()) fatal("dsm: reading %zu bytes from PE %d: %s", n, pe, s.message().c_str());
   after_dma_write({dst, n});
+}
+
+void region_memory::read_first(int pe, uint64_t offset, void* dst, size_t n) {
+  const int from = file(pe);
+  size_t done = 0;
+  if (from >= 0 && local_file_ >= 0 && dst == local_ + offset) {
+    std::atomic_thread_fence(std::memory_order_acquire);
+    auto in = static_cast<loff_t>(offset), out = static_cast<loff_t>(offset);
+    while (done < n) {
+      const ssize_t k = copy_file_range(from, &in, local_file_, &out, n - done, 0);
+      if (k <= 0) break;  // not supported here: the CPU copies the rest
+      done += static_cast<size_t>(k);
+    }
+  }
+  if (done < n) read(pe, offset + done, static_cast<char*>(dst) + done, n - done);
 }
 
 void region_memory::read_nbi(int pe, uint64_t offset, void* dst, size_t n) {

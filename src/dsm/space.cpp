@@ -115,7 +115,7 @@ void space::start(const char* fn) {
   if (claims_ == nullptr)
     fatal("%s: no symmetric heap left for the DSM's first-touch table (%zu bytes); raise SHMEM_SYMMETRIC_SIZE", fn,
           sizeof(int32_t) * n_pages_);
-  mem_ = std::make_unique<region_memory>(stream_, alias_, size_);
+  mem_ = std::make_unique<region_memory>(stream_, alias_, fd_, size_);
   prefetch_ = static_cast<uint32_t>(std::clamp<uint64_t>(cfg.dsm_prefetch, 1, 64));
   if (release_mode_) {
     rings_ = std::make_unique<notice_rings>(*mem_, my_pe_, n_pes_, ring,

@@ -1,9 +1,11 @@
 // The release-consistency protocol (src/dsm/release.cpp) between PEs of one process: each "PE" has its own
-// page table, frames, twins and region, and reaches the others' regions through an in-memory
-// remote_memory. The tests play the program's stores into the frames (what a store through an open view
-// does) and call fault, release and acquire as the signal handler and the synchronization calls would.
+// page table, frames, twins and region (a memory file, which its view maps again, as in space), and reaches
+// the others' regions through an in-memory remote_memory. The tests play the program's stores into the
+// frames (what a store through an open view does) and call fault, release and acquire as the signal
+// handler and the synchronization calls would.
 #include <gtest/gtest.h>
 #include <sys/mman.h>
+#include <unistd.h>
 
 #include <cstring>
 #include <memory>
@@ -34,6 +36,15 @@ char* map(size_t bytes, int prot) {
   return static_cast<char*>(p);
 }
 
+// `bytes` of a new memory file mapped read-write (a PE's region, as space makes it); the file in `fd`.
+char* map_file(size_t bytes, int& fd) {
+  fd = memfd_create("release-protocol-test", 0);
+  if (fd < 0 || ftruncate(fd, static_cast<off_t>(bytes)) != 0) std::abort();
+  void* p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+  if (p == MAP_FAILED) std::abort();
+  return static_cast<char*>(p);
+}
+
 // Every PE's region in this process; `near` says whether reads of a PE's frames count as same-host.
 class fake_memory final : public remote_memory {
  public:
@@ -42,6 +53,11 @@ class fake_memory final : public remote_memory {
   uint64_t* word(int pe, uint64_t offset) { return reinterpret_cast<uint64_t*>(regions[pe] + offset); }
   uint64_t load(int pe, uint64_t offset) override { return __atomic_load_n(word(pe, offset), __ATOMIC_SEQ_CST); }
   void read(int pe, uint64_t offset, void* dst, size_t n) override { std::memcpy(dst, regions[pe] + offset, n); }
+  uint64_t first_reads = 0;  // read_first calls
+  void read_first(int pe, uint64_t offset, void* dst, size_t n) override {
+    ++first_reads;
+    read(pe, offset, dst, n);
+  }
   void write_nbi(int pe, uint64_t offset, const void* src, size_t n) override {
     std::memcpy(regions[pe] + offset, src, n);
   }
@@ -56,8 +72,9 @@ class fake_memory final : public remote_memory {
 };
 
 struct pe_state {
-  char* view;
-  char* region;
+  char* view;    // the region's frames again, as the program sees them
+  char* region;  // a memory file, as in space
+  int file = -1;
   char* twins;
   counters stats;
   std::unique_ptr<page_table> pages;
@@ -73,12 +90,13 @@ class Job {
   Job(int n, const std::vector<int>& homes, uint32_t prefetch = 1, bool same_host = true)
       : pes_(static_cast<size_t>(n)) {
     mem_.same_host = same_host;
-    for (auto& pe : pes_) mem_.regions.push_back(pe.region = map(region_bytes, PROT_READ | PROT_WRITE));
+    for (auto& pe : pes_) mem_.regions.push_back(pe.region = map_file(region_bytes, pe.file));
     for (int i = 0; i < n; ++i) {
       pe_state& pe = pes_[static_cast<size_t>(i)];
-      pe.view = map(frames_bytes, PROT_NONE);
+      pe.view = static_cast<char*>(mmap(nullptr, frames_bytes, PROT_NONE, MAP_SHARED, pe.file, 0));
+      if (pe.view == MAP_FAILED) std::abort();
       pe.twins = map(frames_bytes, PROT_READ | PROT_WRITE);
-      pe.pages = std::make_unique<page_table>(pe.view, -1, pe.region, pe.twins, n_pages, shift);
+      pe.pages = std::make_unique<page_table>(pe.view, pe.file, pe.region, pe.twins, n_pages, shift);
       pe.ring = std::make_unique<notice_rings>(mem_, i, n, rings, mem_.word(i, rings.tail_offset),
                                                reinterpret_cast<uint64_t*>(pe.region + rings.entries_offset));
       pe.copies = std::make_unique<copy_tracker>(mem_, tracker, mem_.word(i, tracker.count_offset),
@@ -96,6 +114,7 @@ class Job {
       munmap(pe.view, frames_bytes);
       munmap(pe.twins, frames_bytes);
       munmap(pe.region, region_bytes);
+      close(pe.file);
     }
   }
   pe_state& pe(int i) { return pes_[static_cast<size_t>(i)]; }
@@ -143,6 +162,7 @@ TEST(ReleaseProtocol, PrefetchCopiesFollowingPagesOfTheSameHome) {
   Job job(3, homes, 8);
   (void)job.load(2, 1, 0);
   EXPECT_EQ(job.pe(2).stats.fetches.load(), 5u) << "pages 1-5: the run stops at the change of home";
+  EXPECT_EQ(job.mem_.first_reads, 1u) << "the run is one read_first (the kernel's copy on one host)";
   for (uint32_t p = 1; p < 6; ++p) EXPECT_EQ(job.state(2, p), page_state::shared);
   EXPECT_EQ(job.state(2, 6), page_state::invalid);
 }
