@@ -48,18 +48,21 @@ void page_table::protect(uint32_t page, uint32_t n, page_state s) {
   // by mprotect too, so that an allocation does not back all its pages at once.
   bool fresh = view_fd_ >= 0 && s != page_state::invalid && n <= fault_run_limit;
   for (uint32_t i = 0; fresh && i < n; ++i) fresh = entered_[page + i] == 0;
-  int rc = 0;
-  if (fresh) {
-    void* at = mmap(view(page), bytes, prot, MAP_SHARED | MAP_FIXED | MAP_POPULATE, view_fd_,
-                    static_cast<off_t>(frame_offset(page)));
-    rc = at == MAP_FAILED ? -1 : 0;
-  } else {
-    rc = mprotect(view(page), bytes, prot);
-  }
+  const bool done = fresh ? map_view(page, n, prot, view_fd_, true) : mprotect(view(page), bytes, prot) == 0;
   if (s != page_state::invalid) std::fill_n(entered_.begin() + page, n, uint8_t{1});  // entered now or at use
-  if (rc != 0)
+  if (!done)
     fatal("dsm: protecting %u pages at %p failed: %s; raise vm.max_map_count or use a larger RDSM_DSM_PAGE_SIZE", n,
           static_cast<void*>(view(page)), std::strerror(errno));
+  set_states(page, n, s);
+}
+
+bool page_table::map_view(uint32_t page, uint32_t n, int prot, int file, bool fill) {
+  void* at = mmap(view(page), static_cast<size_t>(n) << shift_, prot, MAP_SHARED | MAP_FIXED | (fill ? MAP_POPULATE : 0),
+                  file, static_cast<off_t>(frame_offset(page)));
+  return at != MAP_FAILED;
+}
+
+void page_table::set_states(uint32_t page, uint32_t n, page_state s) {
   for (uint32_t i = 0; i < n; ++i) states_[page + i].store(s, std::memory_order_release);
 }
 
@@ -76,23 +79,19 @@ void page_table::forget_entries(uint32_t page, uint32_t n) { std::fill_n(entered
 
 bool page_table::share(uint32_t page, uint32_t n, int file) {
   if (view_fd_ < 0 || file < 0 || share_budget_ == 0) return false;
-  void* at = mmap(view(page), static_cast<size_t>(n) << shift_, PROT_READ, MAP_SHARED | MAP_FIXED | MAP_POPULATE, file,
-                  static_cast<off_t>(frame_offset(page)));
-  if (at == MAP_FAILED) {
+  if (!map_view(page, n, PROT_READ, file, true)) {
     map_own(page, n);  // whatever the failed call left there
     return false;
   }
   --share_budget_;
   std::fill_n(shared_.begin() + page, n, uint8_t{1});
   std::fill_n(entered_.begin() + page, n, uint8_t{1});
-  for (uint32_t i = 0; i < n; ++i) states_[page + i].store(page_state::shared, std::memory_order_release);
+  set_states(page, n, page_state::shared);
   return true;
 }
 
 void page_table::map_own(uint32_t page, uint32_t n) {
-  void* at = mmap(view(page), static_cast<size_t>(n) << shift_, PROT_NONE, MAP_SHARED | MAP_FIXED, view_fd_,
-                  static_cast<off_t>(frame_offset(page)));
-  if (at == MAP_FAILED)
+  if (!map_view(page, n, PROT_NONE, view_fd_, false))
     fatal("dsm: mapping %u pages at %p again failed: %s; raise vm.max_map_count or use a larger RDSM_DSM_PAGE_SIZE",
           n, static_cast<void*>(view(page)), std::strerror(errno));
   for (uint32_t i = 0; i < n; ++i)  // a run of shared pages begins here: its mapping is gone

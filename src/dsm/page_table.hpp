@@ -73,8 +73,12 @@ class page_table {
   std::unique_ptr<std::atomic<page_state>[]> states_;
   std::vector<int32_t> homes_;
   std::vector<uint8_t> advice_;
+  /// Maps pages [page, page + n) of the view from `file` at their frames' offset, in place of what was
+  /// there; `fill`: with their page-table entries filled. False if the kernel refuses.
+  bool map_view(uint32_t page, uint32_t n, int prot, int file, bool fill);
   /// Maps this PE's own frames again at pages [page, page + n) of the view, closed.
   void map_own(uint32_t page, uint32_t n);
+  void set_states(uint32_t page, uint32_t n, page_state s);
 
   std::vector<uint8_t> entered_;  // the page was opened: its view may have page-table entries (under the caller's lock)
   std::vector<uint8_t> shared_;   // the view maps the page from its home's file (share)
