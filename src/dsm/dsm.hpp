@@ -106,6 +106,9 @@ class space final : private sequential_port {
   void granted(uint32_t page) override;
 
   void protect(uint32_t page, uint32_t n, page_state s) { pages_->protect(page, n, s); }
+  /// Whether release mode maps other homes' pages instead of copying them (`wanted`: configured so and
+  /// every PE on this host); agreed by every PE (collective).
+  bool map_homes(const char* fn, bool wanted);
 
   // placement / sharer sets
   int32_t home(uint32_t page) const { return pages_->home(page); }

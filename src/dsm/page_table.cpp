@@ -90,6 +90,30 @@ bool page_table::share(uint32_t page, uint32_t n, int file) {
   return true;
 }
 
+void page_table::map_home(uint32_t page, uint32_t n, int file, page_state s, uint32_t fill, uint32_t n_fill) {
+  while (share_budget_ == 0 && !home_runs_.empty()) {
+    auto [first, count] = home_runs_.front();
+    home_runs_.pop_front();
+    uint32_t k = 0;  // the part of the run still mapped so: its pages since mapped otherwise are left alone
+    while (k < count && shared_[first + k] != 0 && state(first + k) != page_state::invalid) ++k;
+    if (k != 0) protect(first, k, page_state::invalid);
+  }
+  const int prot = s == page_state::modified ? PROT_READ | PROT_WRITE : PROT_READ;
+  if (share_budget_ == 0 || !map_view(page, n, prot, file, false))
+    fatal("dsm: mapping %u pages of their home at %p failed: %s; raise vm.max_map_count, use a larger "
+          "RDSM_DSM_PAGE_SIZE or RDSM_DSM_SAME_HOST=copy",
+          n, static_cast<void*>(view(page)), share_budget_ == 0 ? "no mapping left" : std::strerror(errno));
+  --share_budget_;
+  home_runs_.emplace_back(page, n);
+  std::fill_n(shared_.begin() + page, n, uint8_t{1});
+  std::fill_n(entered_.begin() + page, n, uint8_t{1});
+  set_states(page, n, s);
+  // A failure only leaves the pages to take their entries at their first access.
+  if (n_fill != 0)
+    (void)madvise(view(fill), static_cast<size_t>(n_fill) << shift_,
+                  s == page_state::modified ? MADV_POPULATE_WRITE : MADV_POPULATE_READ);
+}
+
 void page_table::map_own(uint32_t page, uint32_t n) {
   if (!map_view(page, n, PROT_NONE, view_fd_, false))
     fatal("dsm: mapping %u pages at %p again failed: %s; raise vm.max_map_count or use a larger RDSM_DSM_PAGE_SIZE",

@@ -5,7 +5,9 @@
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <deque>
 #include <memory>
+#include <utility>
 #include <vector>
 
 namespace rdsm::detail::dsm {
@@ -43,6 +45,12 @@ class page_table {
   /// False when there is no such file or the kernel refuses: the caller copies them instead. The view
   /// maps this PE's own frames again at the pages' next protection.
   bool share(uint32_t page, uint32_t n, int file);
+  /// Maps pages [page, page + n) from `file`, the home's memory file, in state `s` (shared or modified):
+  /// the view is the home's memory, which the hardware keeps coherent (every PE on one host, release mode).
+  /// Pages [fill, fill + n_fill) get their page-table entries in the same call. When the mapping budget is
+  /// spent, the oldest such runs are closed first (their pages fault and are mapped again at their next
+  /// use: nothing is held in them). Ends the job if the kernel refuses.
+  void map_home(uint32_t page, uint32_t n, int file, page_state s, uint32_t fill, uint32_t n_fill);
   /// The same for `pages` (sorted), in runs of consecutive pages: one mprotect per run.
   void protect_runs(const std::vector<uint32_t>& pages, page_state s);
 
@@ -81,7 +89,8 @@ class page_table {
   void set_states(uint32_t page, uint32_t n, page_state s);
 
   std::vector<uint8_t> entered_;  // the page was opened: its view may have page-table entries (under the caller's lock)
-  std::vector<uint8_t> shared_;   // the view maps the page from its home's file (share)
+  std::vector<uint8_t> shared_;   // the view maps the page from its home's file (share, map_home)
+  std::deque<std::pair<uint32_t, uint32_t>> home_runs_;  // map_home's runs, oldest first (some closed since)
   // Mappings share may still make: each is a mapping of its own (two, if it splits one), and the kernel
   // allows vm.max_map_count in all. A quarter of that; given back as shared runs are mapped over again.
   uint32_t share_budget_;

@@ -10,6 +10,7 @@
 #include <sys/mman.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cstring>
 
 #include "cachectl/cachectl.hpp"
@@ -51,6 +52,10 @@ void release_protocol::fault(uint32_t page, bool write) {
     pages_.protect(page, 1, page_state::modified);
     return;
   }
+  if (map_homes_ && pages_.advice(page) != RDSM_DSM_PRIVATE) {
+    map_home_run(page);
+    return;
+  }
   const bool writes = write || pages_.advice(page) == RDSM_DSM_MIGRATORY;
   if (!writes) {
     const int h = pages_.home(page);
@@ -70,6 +75,24 @@ void release_protocol::fault(uint32_t page, bool write) {
   make_twin(page);
   dirty_.push_back(page);
   pages_.protect(page, 1, page_state::modified);
+}
+
+void release_protocol::map_home_run(uint32_t page) {
+  // Every PE is on this host: the view maps the home's memory itself, the run of pages around this one
+  // that share its home and advice (one mapping, however many faults it saves). Nothing is copied, so
+  // nothing goes stale: no twin, diff or notice, and no home tracks the page. Read-only pages stay
+  // read-only (a write to them ends the job).
+  const int32_t h = pages_.home(page);
+  const uint8_t advice = pages_.advice(page);
+  auto joins = [&](uint32_t p) {
+    return pages_.home(p) == h && pages_.advice(p) == advice && pages_.state(p) == page_state::invalid;
+  };
+  uint32_t first = page, end = page + 1;
+  while (first > 0 && joins(first - 1)) --first;
+  while (end < pages_.pages() && joins(end)) ++end;
+  const page_state s = advice == RDSM_DSM_READ_ONLY ? page_state::shared : page_state::modified;
+  pages_.map_home(first, end - first, mem_.file(h), s, page, std::min(prefetch_, end - page));
+  stats_.fetches.fetch_add(end - first, std::memory_order_relaxed);
 }
 
 void release_protocol::fetch_copies(uint32_t page, uint32_t n, page_state opened) {
@@ -244,6 +267,8 @@ void release_protocol::clean_home_frames() {
 }
 
 void release_protocol::release() {
+  // Writes made through mapped homes' memory are ordered before whatever synchronization follows.
+  std::atomic_thread_fence(std::memory_order_seq_cst);
   std::vector<uint32_t> notices;
   notices.swap(flushed_);
   release_copies(notices);
@@ -323,6 +348,7 @@ bool release_protocol::refresh_far(uint32_t page) {
 }
 
 void release_protocol::acquire() {
+  std::atomic_thread_fence(std::memory_order_seq_cst);  // and reads through them after it
   std::vector<uint32_t> stale;
   if (!rings_.collect(stale)) {
     RDSM_LOG_DEBUG("dsm", "a write-notice ring overran: dropping every cached copy");

@@ -19,6 +19,9 @@ class release_protocol {
   release_protocol(page_table& pages, remote_memory& mem, notice_rings& rings, copy_tracker& tracker, int my_pe,
                    uint32_t prefetch, counters& stats);
 
+  /// Every PE's memory file can be mapped here (one host): non-private pages of other homes are mapped
+  /// from their homes instead of copied (map_home_run). Set before the first fault, the same in every PE.
+  void map_homes(bool on) { map_homes_ = on; }
   /// A fault on `page` (its home decided) that the page's state does not allow: afterwards it does.
   void fault(uint32_t page, bool write);
   /// Writes this PE's changes back to the homes and publishes their notices.
@@ -31,6 +34,7 @@ class release_protocol {
  private:
   /// Cleans the home frames this PE may have written, where cache maintenance is on.
   void clean_home_frames();
+  void map_home_run(uint32_t page);
   void fetch_copies(uint32_t page, uint32_t n, page_state opened);  // opened invalid: left unmapped
   void make_twin(uint32_t page);
   void populate(std::vector<uint8_t>& ready, char* base, uint32_t page, uint32_t n);
@@ -51,6 +55,7 @@ class release_protocol {
   int my_pe_;
   uint32_t prefetch_;
   counters& stats_;
+  bool map_homes_ = false;
 
   uint32_t limit_ = 0;            // pages below it have been allocated at some time
   std::vector<uint8_t> copied_;   // this PE told the page's home that it holds copies

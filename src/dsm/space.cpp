@@ -129,6 +129,7 @@ void space::start(const char* fn) {
     s = rt.net().set_message_handler([this](int from, const void* data, size_t n) { mem_->on_message(from, data, n); });
     if (!s.ok()) fatal("%s: %s", fn, s.message().c_str());
     lazy_ = std::make_unique<release_protocol>(*pages_, *mem_, *rings_, *tracker_, my_pe_, prefetch_, stats_);
+    lazy_->map_homes(map_homes(fn, cfg.dsm_same_host == "map" && !far_peers));
   } else {
     seq_ = std::make_unique<sequential_protocol>(*pages_, static_cast<sequential_port&>(*this), my_pe_, n_pes_, prefetch_,
                                                 stats_);
@@ -141,6 +142,18 @@ void space::start(const char* fn) {
   install_fault_handler(this);
   rt.at_finalize([this] { stop(); });
   barrier_all();
+}
+
+bool space::map_homes(const char* fn, bool wanted) {
+  // Only if every PE can map every other PE's memory file: a page one PE copies while another writes it
+  // through its home's memory would miss those writes (nobody notices them). Agreed by all.
+  bool can = wanted && n_pes_ > 1;
+  for (int pe = 0; can && pe < n_pes_; ++pe) can = pe == my_pe_ || mem_->file(pe) >= 0;
+  auto all = runtime::get().boot().allgather(std::string(1, can ? '1' : '0'));
+  if (!all.ok()) fatal("%s: %s", fn, all.error().message().c_str());
+  for (const std::string& other : all.value()) can = can && other == "1";
+  if (wanted && !can) RDSM_LOG_INFO("dsm", "pages are copied from their homes: not every PE's memory can be mapped here");
+  return can;
 }
 
 void space::stop() {

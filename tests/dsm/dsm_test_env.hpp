@@ -20,6 +20,15 @@ inline bool release_mode() {
   return mode == nullptr || std::strcmp(mode, "sequential") != 0;
 }
 
+// Whether release mode maps other homes' pages rather than copying them (RDSM_DSM_SAME_HOST=map, the
+// default, with every PE on one host; jobs across hosts set RDSM_HOST_ID): then nothing is diffed,
+// noticed or invalidated.
+inline bool homes_mapped() {
+  const char* same_host = std::getenv("RDSM_DSM_SAME_HOST");
+  return release_mode() && npes() > 1 && std::getenv("RDSM_HOST_ID") == nullptr &&
+         (same_host == nullptr || std::strcmp(same_host, "copy") != 0);
+}
+
 // Pages a read fault copies at most (RDSM_DSM_PREFETCH).
 inline uint64_t prefetch() {
   const char* env = std::getenv("RDSM_DSM_PREFETCH");

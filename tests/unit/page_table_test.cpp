@@ -183,3 +183,72 @@ TEST(PageTable, SharingStopsBeforeTheKernelsMappingLimit) {
   close(mine);
   close(home);
 }
+
+// A run mapped from its home's memory file is that memory: written through the view, read in the file.
+// Its next protection maps the PE's own frames again.
+TEST(PageTable, MappedHomePagesAreTheHomesMemory) {
+  file_view f;
+  ASSERT_NE(f.view, MAP_FAILED);
+  const int home = memfd_create("page-table-home", 0);
+  ASSERT_GE(home, 0);
+  ASSERT_EQ(ftruncate(home, static_cast<off_t>(n_pages * f.page)), 0);
+  auto* theirs = static_cast<char*>(mmap(nullptr, n_pages * f.page, PROT_READ | PROT_WRITE, MAP_SHARED, home, 0));
+  ASSERT_NE(theirs, MAP_FAILED);
+  theirs[5 * f.page] = 'r';
+  {
+    page_table table(f.view, f.fd, f.frames, nullptr, n_pages, f.shift);
+    table.map_home(2, 3, home, page_state::modified, 3, 1);
+    for (uint32_t p = 2; p < 5; ++p) EXPECT_EQ(table.state(p), page_state::modified);
+    EXPECT_EQ(table.state(5), page_state::invalid);
+    f.view[2 * f.page] = 'a';
+    f.view[4 * f.page + 7] = 'b';
+    EXPECT_EQ(theirs[2 * f.page], 'a');
+    EXPECT_EQ(theirs[4 * f.page + 7], 'b');
+    EXPECT_EQ(f.frames[2 * f.page], 0) << "the write went to this PE's own frame";
+    table.map_home(5, 1, home, page_state::shared, 5, 1);
+    EXPECT_EQ(table.state(5), page_state::shared);
+    EXPECT_EQ(f.view[5 * f.page], 'r');
+    table.protect(2, 4, page_state::modified);
+    f.view[2 * f.page] = 'c';
+    EXPECT_EQ(f.frames[2 * f.page], 'c');
+    EXPECT_EQ(theirs[2 * f.page], 'a');
+    EXPECT_EQ(f.view[5 * f.page], 0) << "page 5 still shows the home's memory";
+  }
+  munmap(theirs, n_pages * f.page);
+  close(home);
+}
+
+// Mapping homes' runs never fails for want of mappings: when the budget is spent, the oldest runs close
+// (their pages fault and are mapped again at their next use).
+TEST(PageTable, MappingHomesClosesTheOldestRunsWhenTheBudgetIsSpent) {
+  unsigned long limit = 0;
+  if (FILE* f = std::fopen("/proc/sys/vm/max_map_count", "r")) {
+    if (std::fscanf(f, "%lu", &limit) != 1) limit = 0;
+    std::fclose(f);
+  }
+  if (limit == 0 || limit > 262144) GTEST_SKIP() << "vm.max_map_count " << limit << ": too many mappings to test";
+  const auto budget = static_cast<uint32_t>(limit / 4);
+  const uint32_t pages = 2 * budget + 8;
+  const size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
+  const int mine = memfd_create("page-table-mine", 0), home = memfd_create("page-table-home", 0);
+  ASSERT_GE(mine, 0);
+  ASSERT_GE(home, 0);
+  ASSERT_EQ(ftruncate(mine, static_cast<off_t>(pages * page)), 0);
+  ASSERT_EQ(ftruncate(home, static_cast<off_t>(pages * page)), 0);
+  auto* view = static_cast<char*>(mmap(nullptr, pages * page, PROT_NONE, MAP_SHARED, mine, 0));
+  ASSERT_NE(view, MAP_FAILED);
+  {
+    page_table table(view, mine, nullptr, nullptr, pages, static_cast<unsigned>(__builtin_ctzl(page)));
+    for (uint32_t p = 0; p < 2 * budget; p += 2) table.map_home(p, 1, home, page_state::modified, p, 0);
+    EXPECT_EQ(table.state(0), page_state::modified);
+    table.map_home(2 * budget, 1, home, page_state::modified, 2 * budget, 1);
+    EXPECT_EQ(table.state(2 * budget), page_state::modified);
+    EXPECT_EQ(table.state(0), page_state::invalid) << "the oldest run stayed mapped past the budget";
+    EXPECT_EQ(table.state(2), page_state::modified);
+    view[2 * budget * page] = 'x';
+    view[2 * page] = 'y';
+  }
+  munmap(view, pages * page);
+  close(mine);
+  close(home);
+}
