@@ -10,6 +10,7 @@
 #include <shmem.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 #include "bench.h"
@@ -329,7 +330,8 @@ int main(int argc, char **argv) {
     if (!g_opt.csv) perror(csv), shmem_global_exit(2);
   }
   const char *mode = getenv("RDSM_DSM_CONSISTENCY");
-  g_tag = mode && !strcmp(mode, "sequential") ? "sc" : "rc";
+  const char *same_host = getenv("RDSM_DSM_SAME_HOST");
+  g_tag = mode && !strcmp(mode, "sequential") ? "sc" : same_host && !strcasecmp(same_host, "copy") ? "rcopy" : "rc";
   pin();
   timer_init();
   g_page = rdsm_dsm_page_size();
@@ -338,8 +340,9 @@ int main(int argc, char **argv) {
   g_locks = shmem_calloc(2 * MAX_REPS, sizeof(long));
   g_work = calloc(MAX_SAMPLES, sizeof(double));
   if (me == 0) {
-    bench_note("dsm_bench: %s, %d PEs, %ld CPUs, consistency %s, DSM page %zu B, %s%s", g_opt.impl, npes,
-               sysconf(_SC_NPROCESSORS_ONLN), g_tag[0] == 'r' ? "release" : "sequential", g_page,
+    bench_note("dsm_bench: %s, %d PEs, %ld CPUs, consistency %s%s, DSM page %zu B, %s%s", g_opt.impl, npes,
+               sysconf(_SC_NPROCESSORS_ONLN), g_tag[0] == 'r' ? "release" : "sequential",
+               !strcmp(g_tag, "rcopy") ? " (pages of other homes copied: RDSM_DSM_SAME_HOST=copy)" : "", g_page,
                D.quick ? "quick" : "full", D.check ? ", results checked" : "");
     double clx = bench_clx_ns(D.quick ? 5 : 15, D.quick ? 20000 : 100000);
     g_lim.clx_ns = clx;

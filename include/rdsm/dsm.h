@@ -51,7 +51,7 @@ typedef struct rdsm_dsm_lock rdsm_dsm_lock_t;
 typedef struct {
   uint64_t read_faults;     /* faults on pages without access */
   uint64_t write_faults;    /* faults on pages without write access */
-  uint64_t fetches;         /* pages copied (or mapped, read-only on one host) from their home */
+  uint64_t fetches;         /* pages copied from their home (or mapped from it, on one host) */
   uint64_t invalidations;   /* stale copies found: at an acquire (refreshed or dropped) or on request */
   uint64_t write_backs;     /* pages written back to their home by a recall (sequential mode) */
   uint64_t diffs;           /* copies whose changes went to their home as a diff (release mode) */
