@@ -149,39 +149,51 @@ TEST(PageTable, SharedPagesShowTheHomesFramesUntilTheirNextProtection) {
   EXPECT_EQ(pages.state(6), page_state::invalid);
 }
 
+// A view of twice as many pages as the mapping budget (a quarter of vm.max_map_count), from this PE's
+// memory file, and a home's file as large.
+struct budget_view {
+  unsigned long limit = 0;
+  uint32_t budget = 0, pages = 0;
+  size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
+  int mine = memfd_create("page-table-mine", 0), home = memfd_create("page-table-home", 0);
+  char* view = static_cast<char*>(MAP_FAILED);
+
+  budget_view() {
+    if (FILE* f = std::fopen("/proc/sys/vm/max_map_count", "r")) {
+      if (std::fscanf(f, "%lu", &limit) != 1) limit = 0;
+      std::fclose(f);
+    }
+    if (usable() && mine >= 0 && home >= 0) {
+      budget = static_cast<uint32_t>(limit / 4);
+      pages = 2 * budget + 8;
+      if (ftruncate(mine, static_cast<off_t>(pages * page)) == 0 && ftruncate(home, static_cast<off_t>(pages * page)) == 0)
+        view = static_cast<char*>(mmap(nullptr, pages * page, PROT_NONE, MAP_SHARED, mine, 0));
+    }
+  }
+  ~budget_view() {
+    if (view != MAP_FAILED) munmap(view, pages * page);
+    close(mine);
+    close(home);
+  }
+  bool usable() const { return limit != 0 && limit <= 262144; }  // else too many mappings to test
+  page_table table() const { return page_table(view, mine, nullptr, nullptr, pages, static_cast<unsigned>(__builtin_ctzl(page))); }
+};
+
 // Each run shared from a home's file is a mapping of its own: share stops at a quarter of vm.max_map_count
 // (the caller then copies), and mapping the PE's own frames over the runs again gives the budget back.
 TEST(PageTable, SharingStopsBeforeTheKernelsMappingLimit) {
-  unsigned long limit = 0;
-  if (FILE* f = std::fopen("/proc/sys/vm/max_map_count", "r")) {
-    if (std::fscanf(f, "%lu", &limit) != 1) limit = 0;
-    std::fclose(f);
-  }
-  if (limit == 0 || limit > 262144) GTEST_SKIP() << "vm.max_map_count " << limit << ": too many mappings to test";
-  const auto budget = static_cast<uint32_t>(limit / 4);
-  const uint32_t pages = 2 * budget + 8;
-  const size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
-  const int mine = memfd_create("page-table-mine", 0), home = memfd_create("page-table-home", 0);
-  ASSERT_GE(mine, 0);
-  ASSERT_GE(home, 0);
-  ASSERT_EQ(ftruncate(mine, static_cast<off_t>(pages * page)), 0);
-  ASSERT_EQ(ftruncate(home, static_cast<off_t>(pages * page)), 0);
-  auto* view = static_cast<char*>(mmap(nullptr, pages * page, PROT_NONE, MAP_SHARED, mine, 0));
-  ASSERT_NE(view, MAP_FAILED);
-  {
-    page_table table(view, mine, nullptr, nullptr, pages, static_cast<unsigned>(__builtin_ctzl(page)));
-    uint32_t shared = 0;
-    for (uint32_t p = 0; p < pages; p += 2) shared += table.share(p, 1, home) ? 1 : 0;  // no two runs merge
-    EXPECT_EQ(shared, budget);
-    EXPECT_EQ(table.state(2 * budget), page_state::invalid) << "shared past the budget";
-    table.protect(0, 64, page_state::invalid);  // 32 runs mapped over
-    uint32_t again = 0;
-    for (uint32_t p = 1; p < 128; p += 2) again += table.share(p, 1, home) ? 1 : 0;
-    EXPECT_EQ(again, 32u);
-  }
-  munmap(view, pages * page);
-  close(mine);
-  close(home);
+  budget_view b;
+  if (!b.usable()) GTEST_SKIP() << "vm.max_map_count " << b.limit << ": too many mappings to test";
+  ASSERT_NE(b.view, MAP_FAILED);
+  page_table table = b.table();
+  uint32_t shared = 0;
+  for (uint32_t p = 0; p < b.pages; p += 2) shared += table.share(p, 1, b.home) ? 1 : 0;  // no two runs merge
+  EXPECT_EQ(shared, b.budget);
+  EXPECT_EQ(table.state(2 * b.budget), page_state::invalid) << "shared past the budget";
+  table.protect(0, 64, page_state::invalid);  // 32 runs mapped over
+  uint32_t again = 0;
+  for (uint32_t p = 1; p < 128; p += 2) again += table.share(p, 1, b.home) ? 1 : 0;
+  EXPECT_EQ(again, 32u);
 }
 
 // A run mapped from its home's memory file is that memory: written through the view, read in the file.
@@ -221,34 +233,16 @@ TEST(PageTable, MappedHomePagesAreTheHomesMemory) {
 // Mapping homes' runs never fails for want of mappings: when the budget is spent, the oldest runs close
 // (their pages fault and are mapped again at their next use).
 TEST(PageTable, MappingHomesClosesTheOldestRunsWhenTheBudgetIsSpent) {
-  unsigned long limit = 0;
-  if (FILE* f = std::fopen("/proc/sys/vm/max_map_count", "r")) {
-    if (std::fscanf(f, "%lu", &limit) != 1) limit = 0;
-    std::fclose(f);
-  }
-  if (limit == 0 || limit > 262144) GTEST_SKIP() << "vm.max_map_count " << limit << ": too many mappings to test";
-  const auto budget = static_cast<uint32_t>(limit / 4);
-  const uint32_t pages = 2 * budget + 8;
-  const size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
-  const int mine = memfd_create("page-table-mine", 0), home = memfd_create("page-table-home", 0);
-  ASSERT_GE(mine, 0);
-  ASSERT_GE(home, 0);
-  ASSERT_EQ(ftruncate(mine, static_cast<off_t>(pages * page)), 0);
-  ASSERT_EQ(ftruncate(home, static_cast<off_t>(pages * page)), 0);
-  auto* view = static_cast<char*>(mmap(nullptr, pages * page, PROT_NONE, MAP_SHARED, mine, 0));
-  ASSERT_NE(view, MAP_FAILED);
-  {
-    page_table table(view, mine, nullptr, nullptr, pages, static_cast<unsigned>(__builtin_ctzl(page)));
-    for (uint32_t p = 0; p < 2 * budget; p += 2) table.map_home(p, 1, home, page_state::modified, p, 0);
-    EXPECT_EQ(table.state(0), page_state::modified);
-    table.map_home(2 * budget, 1, home, page_state::modified, 2 * budget, 1);
-    EXPECT_EQ(table.state(2 * budget), page_state::modified);
-    EXPECT_EQ(table.state(0), page_state::invalid) << "the oldest run stayed mapped past the budget";
-    EXPECT_EQ(table.state(2), page_state::modified);
-    view[2 * budget * page] = 'x';
-    view[2 * page] = 'y';
-  }
-  munmap(view, pages * page);
-  close(mine);
-  close(home);
+  budget_view b;
+  if (!b.usable()) GTEST_SKIP() << "vm.max_map_count " << b.limit << ": too many mappings to test";
+  ASSERT_NE(b.view, MAP_FAILED);
+  page_table table = b.table();
+  for (uint32_t p = 0; p < 2 * b.budget; p += 2) table.map_home(p, 1, b.home, page_state::modified, p, 0);
+  EXPECT_EQ(table.state(0), page_state::modified);
+  table.map_home(2 * b.budget, 1, b.home, page_state::modified, 2 * b.budget, 1);
+  EXPECT_EQ(table.state(2 * b.budget), page_state::modified);
+  EXPECT_EQ(table.state(0), page_state::invalid) << "the oldest run stayed mapped past the budget";
+  EXPECT_EQ(table.state(2), page_state::modified);
+  b.view[2 * b.budget * b.page] = 'x';
+  b.view[2 * b.page] = 'y';
 }
