@@ -34,8 +34,8 @@ void sort_unique(std::vector<uint32_t>& pages) {
 release_protocol::release_protocol(page_table& pages, remote_memory& mem, notice_rings& rings, copy_tracker& tracker,
                                    int my_pe, uint32_t prefetch, counters& stats)
     : pages_(pages), mem_(mem), rings_(rings), tracker_(tracker), my_pe_(my_pe), prefetch_(prefetch), stats_(stats),
-      copied_(pages.pages(), 0), tracked_(pages.pages(), 0), idle_(pages.pages(), 0), dropped_(pages.pages(), 0),
-      streak_(pages.pages(), 0), refreshes_(pages.pages(), 0),
+      mappable_(pages.pages(), 0), copied_(pages.pages(), 0), tracked_(pages.pages(), 0), idle_(pages.pages(), 0),
+      dropped_(pages.pages(), 0), streak_(pages.pages(), 0), refreshes_(pages.pages(), 0),
       frames_ready_(pages.pages() / populate_group + 1, 0), twins_ready_(pages.pages() / populate_group + 1, 0) {}
 
 void release_protocol::fault(uint32_t page, bool write) {
@@ -52,14 +52,16 @@ void release_protocol::fault(uint32_t page, bool write) {
     pages_.protect(page, 1, page_state::modified);
     return;
   }
-  if (map_homes_ && pages_.advice(page) != RDSM_DSM_PRIVATE) {
+  if (mapped_from_home(page)) {
     map_home_run(page);
     return;
   }
   const bool writes = write || pages_.advice(page) == RDSM_DSM_MIGRATORY;
   if (!writes) {
     const int h = pages_.home(page);
-    const uint32_t n = pages_.read_run(page, prefetch_, mem_.near(h));
+    uint32_t n = pages_.read_run(page, prefetch_, mem_.near(h));
+    for (uint32_t i = 1; i < n; ++i)
+      if (mapped_from_home(page + i)) n = i;  // the next allocation's pages, mapped by the other PEs
     // Read-only pages of a home on this host are mapped from its frames: they do not change while so advised.
     if (pages_.advice(page) == RDSM_DSM_READ_ONLY && pages_.share(page, n, mem_.file(h))) {
       stats_.fetches.fetch_add(n, std::memory_order_relaxed);
@@ -79,13 +81,14 @@ void release_protocol::fault(uint32_t page, bool write) {
 
 void release_protocol::map_home_run(uint32_t page) {
   // Every PE is on this host: the view maps the home's memory itself, the run of pages around this one
-  // that share its home and advice (one mapping, however many faults it saves). Nothing is copied, so
+  // that share its home and advice, within mappable allocations (one mapping, however many faults it
+  // saves; a page copied by another PE must never be mapped here). Nothing is copied, so
   // nothing goes stale: no twin, diff or notice, and no home tracks the page. Read-only pages stay
   // read-only (a write to them ends the job).
   const int32_t h = pages_.home(page);
   const uint8_t advice = pages_.advice(page);
   auto joins = [&](uint32_t p) {
-    return pages_.home(p) == h && pages_.advice(p) == advice && pages_.state(p) == page_state::invalid;
+    return pages_.home(p) == h && pages_.advice(p) == advice && mapped_from_home(p) && pages_.state(p) == page_state::invalid;
   };
   uint32_t first = page, end = page + 1;
   while (first > 0 && joins(first - 1)) --first;
@@ -282,10 +285,11 @@ void release_protocol::release() {
 
 void release_protocol::drop_stale(std::vector<uint32_t>& stale) {
   sort_unique(stale);
-  // A home's frame is the page itself, and read-only and private copies never go stale.
+  // A home's frame is the page itself, so is a page mapped from its home, and read-only and private copies
+  // never go stale.
   std::erase_if(stale, [&](uint32_t page) {
     return page >= pages_.pages() || pages_.home(page) < 0 || pages_.home(page) == my_pe_ ||
-           pages_.state(page) == page_state::invalid || !needs_notices(pages_.advice(page));
+           pages_.state(page) == page_state::invalid || !needs_notices(pages_.advice(page)) || mapped_from_home(page);
   });
   if (stale.empty()) return;
   stats_.invalidations.fetch_add(stale.size(), std::memory_order_relaxed);

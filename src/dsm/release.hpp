@@ -4,12 +4,14 @@
 // reaches other PEs through remote_memory, so tests/unit drives the protocol between PEs of one process.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
 #include "dsm/notices.hpp"
 #include "dsm/page_table.hpp"
 #include "dsm/remote.hpp"
+#include "rdsm/dsm.h"
 
 namespace rdsm::detail::dsm {
 
@@ -22,6 +24,9 @@ class release_protocol {
   /// Every PE's memory file can be mapped here (one host): non-private pages of other homes are mapped
   /// from their homes instead of copied (map_home_run). Set before the first fault, the same in every PE.
   void map_homes(bool on) { map_homes_ = on; }
+  /// Whether pages [first, first + n) may be mapped from their homes (with map_homes): their placement
+  /// makes runs of one home long enough. Decided alike in every PE, at allocation.
+  void set_mappable(uint32_t first, uint32_t n, bool on) { std::fill_n(mappable_.begin() + first, n, uint8_t{on}); }
   /// A fault on `page` (its home decided) that the page's state does not allow: afterwards it does.
   void fault(uint32_t page, bool write);
   /// Writes this PE's changes back to the homes and publishes their notices.
@@ -34,6 +39,10 @@ class release_protocol {
  private:
   /// Cleans the home frames this PE may have written, where cache maintenance is on.
   void clean_home_frames();
+  /// Whether `page`, of another home, is mapped from it (never copied) in every PE.
+  bool mapped_from_home(uint32_t page) const {
+    return map_homes_ && mappable_[page] != 0 && pages_.advice(page) != RDSM_DSM_PRIVATE;
+  }
   void map_home_run(uint32_t page);
   void fetch_copies(uint32_t page, uint32_t n, page_state opened);  // opened invalid: left unmapped
   void make_twin(uint32_t page);
@@ -56,6 +65,7 @@ class release_protocol {
   uint32_t prefetch_;
   counters& stats_;
   bool map_homes_ = false;
+  std::vector<uint8_t> mappable_;  // set_mappable
 
   uint32_t limit_ = 0;            // pages below it have been allocated at some time
   std::vector<uint8_t> copied_;   // this PE told the page's home that it holds copies

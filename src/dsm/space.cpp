@@ -216,7 +216,14 @@ void* space::allocate(const char* fn, size_t bytes, rdsm_dsm_placement_t placeme
     // with first touch every PE presumes itself the owner, which holds in whichever PE wins the claim.
     seq_->reset(page, h == my_pe_ || h == home_undecided);
   }
-  if (release_mode_) lazy_->forget(first, n);
+  if (release_mode_) {
+    lazy_->forget(first, n);
+    // Homes' runs are mapped where they are long: mapped one page at a time, a large array would need more
+    // mappings than the kernel allows (first touch decides homes page by page).
+    constexpr size_t long_run = 16;
+    lazy_->set_mappable(first, n, placement == RDSM_DSM_BLOCK || placement == RDSM_DSM_ON_PE ||
+                                      (placement == RDSM_DSM_CYCLIC && cyclic_pages >= long_run));
+  }
   // Protection in runs of equal state: one mprotect per run, not per page.
   for (uint32_t i = 0; i < n;) {
     const bool mine = pages_->home(first + i) == my_pe_;
