@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
+#include <unordered_set>
 
 #include "common/log.hpp"
 #include "rdsm/dsm.h"
@@ -31,7 +32,7 @@ page_table::page_table(char* view, int view_fd, char* frames, char* twins, uint3
     : view_(view), view_fd_(view_fd), frames_(frames), twins_(twins), n_pages_(n_pages), shift_(shift),
       states_(std::make_unique<std::atomic<page_state>[]>(n_pages)), homes_(n_pages, no_pe),
       advice_(n_pages, RDSM_DSM_DEFAULT), entered_(n_pages, 0), shared_(n_pages, 0),
-      share_budget_(max_map_count() / 4) {}
+      max_runs_(max_map_count() / 4), share_budget_(max_runs_) {}
 
 void page_table::protect(uint32_t page, uint32_t n, page_state s) {
   const int prot = s == page_state::modified ? PROT_READ | PROT_WRITE
@@ -104,6 +105,7 @@ void page_table::map_home(uint32_t page, uint32_t n, int file, page_state s, uin
           "RDSM_DSM_PAGE_SIZE or RDSM_DSM_SAME_HOST=copy",
           n, static_cast<void*>(view(page)), share_budget_ == 0 ? "no mapping left" : std::strerror(errno));
   --share_budget_;
+  if (home_runs_.size() >= 2 * static_cast<size_t>(max_runs_)) forget_closed_runs();
   home_runs_.emplace_back(page, n);
   std::fill_n(shared_.begin() + page, n, uint8_t{1});
   std::fill_n(entered_.begin() + page, n, uint8_t{1});
@@ -112,6 +114,16 @@ void page_table::map_home(uint32_t page, uint32_t n, int file, page_state s, uin
   if (n_fill != 0)
     (void)madvise(view(fill), static_cast<size_t>(n_fill) << shift_,
                   s == page_state::modified ? MADV_POPULATE_WRITE : MADV_POPULATE_READ);
+}
+
+void page_table::forget_closed_runs() {
+  // Runs closed by a protection since (free, advice) stay listed until here; so do older entries of a run
+  // mapped again from the same page. Only the newest entry per first page is kept, if still mapped.
+  std::unordered_set<uint32_t> seen;
+  std::deque<std::pair<uint32_t, uint32_t>> live;
+  for (auto r = home_runs_.rbegin(); r != home_runs_.rend(); ++r)
+    if (shared_[r->first] != 0 && seen.insert(r->first).second) live.push_front(*r);
+  home_runs_.swap(live);
 }
 
 void page_table::map_own(uint32_t page, uint32_t n) {

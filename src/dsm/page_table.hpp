@@ -87,12 +87,15 @@ class page_table {
   /// Maps this PE's own frames again at pages [page, page + n) of the view, closed.
   void map_own(uint32_t page, uint32_t n);
   void set_states(uint32_t page, uint32_t n, page_state s);
+  void forget_closed_runs();  // map_home's list: drops the runs no longer mapped so
 
   std::vector<uint8_t> entered_;  // the page was opened: its view may have page-table entries (under the caller's lock)
   std::vector<uint8_t> shared_;   // the view maps the page from its home's file (share, map_home)
   std::deque<std::pair<uint32_t, uint32_t>> home_runs_;  // map_home's runs, oldest first (some closed since)
   // Mappings share may still make: each is a mapping of its own (two, if it splits one), and the kernel
-  // allows vm.max_map_count in all. A quarter of that; given back as shared runs are mapped over again.
+  // allows vm.max_map_count in all. A quarter of that (max_runs_); given back as shared runs are mapped
+  // over again.
+  uint32_t max_runs_;
   uint32_t share_budget_;
 };
 

@@ -88,7 +88,8 @@ void release_protocol::map_home_run(uint32_t page) {
   const int32_t h = pages_.home(page);
   const uint8_t advice = pages_.advice(page);
   auto joins = [&](uint32_t p) {
-    return pages_.home(p) == h && pages_.advice(p) == advice && mapped_from_home(p) && pages_.state(p) == page_state::invalid;
+    return pages_.home(p) == h && pages_.advice(p) == advice && mapped_from_home(p) &&
+           pages_.state(p) == page_state::invalid;
   };
   uint32_t first = page, end = page + 1;
   while (first > 0 && joins(first - 1)) --first;

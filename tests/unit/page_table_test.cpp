@@ -245,4 +245,13 @@ TEST(PageTable, MappingHomesClosesTheOldestRunsWhenTheBudgetIsSpent) {
   EXPECT_EQ(table.state(2), page_state::modified);
   b.view[2 * b.budget * b.page] = 'x';
   b.view[2 * b.page] = 'y';
+  // A run closed by a protection and mapped again, many times over: its stale entries are forgotten, and
+  // the oldest live runs still close when the budget is spent.
+  for (uint32_t i = 0; i < 3 * b.budget; ++i) {
+    table.map_home(2 * b.budget + 2, 1, b.home, page_state::modified, 2 * b.budget + 2, 0);
+    table.protect(2 * b.budget + 2, 1, page_state::invalid);
+  }
+  table.map_home(2 * b.budget + 4, 1, b.home, page_state::modified, 2 * b.budget + 4, 1);
+  EXPECT_EQ(table.state(2 * b.budget + 4), page_state::modified);
+  b.view[(2 * b.budget + 4) * b.page] = 'z';
 }
