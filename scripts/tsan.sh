@@ -20,6 +20,11 @@ trap 'rm -f "$supp"' EXIT
 printf '%s\n' called_from_lib:libucs.so.0 called_from_lib:libuct.so.0 called_from_lib:libucp.so.0 \
   race:libucs.so.0 race:libuct.so.0 race:libucp.so.0 mutex:ucs_calloc mutex:ucs_malloc mutex:libucs.so.0 \
   mutex:pthread_spin_unlock mutex:_dl_call_fini >"$supp"
+# TSan records a mapping as a write to its range. A DSM fault maps pages into the view (map_view) while a
+# program thread that faulted on one of them waits for the fault's lock: TSan recorded that thread's access
+# before the fault, so the access looks concurrent with the mapping, though it runs again only after the
+# lock is released.
+printf '%s\n' race:rdsm::detail::dsm::page_table::map_view >>"$supp"
 # UCX's memory hooks (ucm) intercept madvise in exiting threads, where TSan cannot take locks.
 export UCX_MEM_EVENTS=no
 # TSan keeps its shadow memory where the DSM's default view lies (0x200000000000): the view goes to an
@@ -27,7 +32,8 @@ export UCX_MEM_EVENTS=no
 export RDSM_DSM_BASE=${RDSM_DSM_BASE:-0x4000000000}
 # The DSM's fault handler runs in a SIGSEGV handler by design (it resolves the fault and returns): TSan's
 # check for async-signal-unsafe calls in handlers does not apply to a synchronous fault on the thread itself.
-export TSAN_OPTIONS="suppressions=$supp halt_on_error=1 exitcode=66 report_signal_unsafe=0"
+# A longer history keeps the earlier access's stack (the mapping's, above), which the suppression matches.
+export TSAN_OPTIONS="suppressions=$supp halt_on_error=1 exitcode=66 report_signal_unsafe=0 history_size=7"
 tests='^(threads|progress|coll_ctx|shmem_lock|shmem_p2p_sync|shmem_init_nesting|oversubscribe|dsm_|unit\.)'
 cd build-tsan
 # dsm_errors.base_in_use asks for the DSM at 0x300000000000, inside TSan's own metadata, which TSan's mmap
