@@ -14,6 +14,7 @@
 #include <cstring>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "dsm_test_env.hpp"
@@ -180,57 +181,60 @@ TEST(Dsm, ReadOnlyCopiesSurviveSynchronization) {
   rdsm_dsm_free(r);
 }
 
+// `pages` pages placed so, page p's word 3 written (p * 1000 + the writer) by the PE writer_of(p) gives;
+// checked on every PE after a barrier. Returns this PE's counters over the writes and the barrier, and
+// the number of pages it wrote.
+template <typename Writer>
+std::pair<rdsm_dsm_stats_t, size_t> write_pages(rdsm_dsm_placement_t placement, size_t param, size_t pages,
+                                                Writer writer_of) {
+  const size_t words = rdsm_dsm_page_size() / sizeof(uint64_t);
+  auto* a = static_cast<uint64_t*>(rdsm_dsm_alloc_placed(pages * words * sizeof(uint64_t), placement, param));
+  EXPECT_NE(a, nullptr);
+  if (a == nullptr) return {};
+  const rdsm_dsm_stats_t before = stats();
+  size_t written = 0;
+  for (size_t p = 0; p < pages; ++p)
+    if (writer_of(p) == me()) {
+      a[p * words + 3] = p * 1000 + static_cast<size_t>(me());
+      ++written;
+    }
+  rdsm_dsm_barrier();
+  rdsm_dsm_stats_t d = stats();
+  d.read_faults -= before.read_faults;
+  d.write_faults -= before.write_faults;
+  d.diffs -= before.diffs;
+  for (size_t p = 0; p < pages; ++p)
+    EXPECT_EQ(a[p * words + 3], p * 1000 + static_cast<size_t>(writer_of(p))) << "page " << p;
+  rdsm_dsm_barrier();
+  rdsm_dsm_free(a);
+  return {d, written};
+}
+
 // Every PE on one host (release mode, RDSM_DSM_SAME_HOST=map): a PE's first access to another home's pages
 // maps the whole run of them, so one fault covers every page it then writes, and the writes are in the
 // home's memory at once. Copied instead (across hosts, or copy), each page written faults at least once.
 TEST(Dsm, OneFaultMapsAHomesRunOnOneHost) {
-  const size_t page = rdsm_dsm_page_size();
-  constexpr size_t pages = 64;
-  auto* a = static_cast<uint64_t*>(rdsm_dsm_alloc_placed(pages * page, RDSM_DSM_ON_PE, 0));
-  ASSERT_NE(a, nullptr);
-  const size_t words = page / sizeof(uint64_t);
-  const rdsm_dsm_stats_t before = stats();
-  size_t written = 0;
-  if (me() != 0)
-    for (size_t p = static_cast<size_t>(me()) - 1; p < pages; p += static_cast<size_t>(npes()) - 1, ++written)
-      a[p * words + 3] = p * 1000 + static_cast<size_t>(me());
-  const rdsm_dsm_stats_t after = stats();
-  rdsm_dsm_barrier();
-  const uint64_t faults = after.read_faults + after.write_faults - before.read_faults - before.write_faults;
+  const int writers = npes() - 1;  // every PE but the home, PE 0
+  auto [d, written] =
+      write_pages(RDSM_DSM_ON_PE, 0, 64, [&](size_t p) { return static_cast<int>(p % static_cast<size_t>(writers)) + 1; });
   if (me() != 0 && dsm_test::homes_mapped()) {
-    EXPECT_EQ(faults, 1u) << "writes to " << written << " pages of one home";
-    EXPECT_EQ(after.diffs, before.diffs);
+    EXPECT_EQ(d.read_faults + d.write_faults, 1u) << "writes to " << written << " pages of one home";
+    EXPECT_EQ(d.diffs, 0u);
   } else if (me() != 0) {
-    EXPECT_GE(faults, written);
+    EXPECT_GE(d.read_faults + d.write_faults, written);
   }
-  for (size_t p = 0; p < pages; ++p) {
-    const size_t writer = p % (static_cast<size_t>(npes()) - 1) + 1;
-    EXPECT_EQ(a[p * words + 3], p * 1000 + writer) << "page " << p;
-  }
-  rdsm_dsm_barrier();
-  rdsm_dsm_free(a);
 }
 
 // Pages dealt one at a time (cyclic placement, first touch) are copied even on one host: mapped, each
 // would take a mapping of its own, more than the kernel allows for a large array. Writers diff them.
 TEST(Dsm, FinelyDealtPagesAreCopiedEvenOnOneHost) {
-  const size_t page = rdsm_dsm_page_size();
-  constexpr size_t pages = 32;
-  auto* a = static_cast<uint64_t*>(rdsm_dsm_alloc_placed(pages * page, RDSM_DSM_CYCLIC, 0));
-  ASSERT_NE(a, nullptr);
-  const size_t words = page / sizeof(uint64_t);
-  const rdsm_dsm_stats_t before = stats();
-  const auto n = static_cast<size_t>(npes());
-  for (size_t p = 0; p < pages; ++p)  // page p's home is PE p mod n: each PE writes its right neighbour's
-    if (p % n == (static_cast<size_t>(me()) + 1) % n) a[p * words + 5] = p + 7;
-  rdsm_dsm_barrier();
-  const rdsm_dsm_stats_t after = stats();
+  // Page p's home is PE p mod n; PE p mod n - 1 writes it.
+  auto [d, written] = write_pages(RDSM_DSM_CYCLIC, 0, 32, [](size_t p) {
+    return (static_cast<int>(p % static_cast<size_t>(npes())) + npes() - 1) % npes();
+  });
   if (dsm_test::release_mode()) {
-    EXPECT_GT(after.diffs, before.diffs) << "written pages of other homes went as diffs";
+    EXPECT_GT(d.diffs, 0u) << "the " << written << " pages written, of other homes, went as diffs";
   }
-  for (size_t p = 0; p < pages; ++p) EXPECT_EQ(a[p * words + 5], p + 7) << "page " << p;
-  rdsm_dsm_barrier();
-  rdsm_dsm_free(a);
 }
 
 // Read-only pages of a home on this host are mapped from its frames, not copied; advised back to the default
