@@ -159,6 +159,7 @@ class space final : private sequential_port {
   std::deque<incoming> inbox_;
   std::atomic<size_t> inbox_size_{0};
   std::atomic<size_t> deferred_size_{0};  // the protocol's messages kept for later (has_work reads it)
+  std::atomic<bool> released_{false};     // a faulting thread was released (service yields to it)
   static constexpr int n_slots = 64;
   fault_slot slots_[n_slots];
   std::atomic<int> posted_{0};

@@ -25,7 +25,11 @@ bool on_service_thread() { return in_service; }
 bool space::service() {
   in_service = true;
   space* s = get();
-  return s != nullptr && s->serve();
+  if (s == nullptr || !s->serve()) return false;
+  // A faulting thread released just now most likely waits on this CPU (a PE's threads share it): let it
+  // run at once rather than after this thread's next rounds of looking for work.
+  if (s->released_.exchange(false, std::memory_order_relaxed)) sched_yield();
+  return true;
 }
 
 bool space::serve_while_waiting() {
@@ -122,6 +126,7 @@ void space::serve_faults() {
 void space::release_waiter(fault_slot& slot) {
   seq_->hold(slot.page);
   complete_fault(slot);
+  released_.store(true, std::memory_order_relaxed);
   posted_.fetch_sub(1, std::memory_order_release);
 }
 
