@@ -84,11 +84,15 @@ bool page_table::share(uint32_t page, uint32_t n, int file) {
     map_own(page, n);  // whatever the failed call left there
     return false;
   }
+  mapped_from(page, n, page_state::shared);
+  return true;
+}
+
+void page_table::mapped_from(uint32_t page, uint32_t n, page_state s) {
   --share_budget_;
   std::fill_n(shared_.begin() + page, n, uint8_t{1});
   std::fill_n(entered_.begin() + page, n, uint8_t{1});
-  set_states(page, n, page_state::shared);
-  return true;
+  set_states(page, n, s);
 }
 
 void page_table::map_home(uint32_t page, uint32_t n, int file, page_state s, uint32_t fill, uint32_t n_fill) {
@@ -104,12 +108,9 @@ void page_table::map_home(uint32_t page, uint32_t n, int file, page_state s, uin
     fatal("dsm: mapping %u pages of their home at %p failed: %s; raise vm.max_map_count, use a larger "
           "RDSM_DSM_PAGE_SIZE or RDSM_DSM_SAME_HOST=copy",
           n, static_cast<void*>(view(page)), share_budget_ == 0 ? "no mapping left" : std::strerror(errno));
-  --share_budget_;
+  mapped_from(page, n, s);
   if (home_runs_.size() >= 2 * static_cast<size_t>(max_runs_)) forget_closed_runs();
   home_runs_.emplace_back(page, n);
-  std::fill_n(shared_.begin() + page, n, uint8_t{1});
-  std::fill_n(entered_.begin() + page, n, uint8_t{1});
-  set_states(page, n, s);
   // A failure only leaves the pages to take their entries at their first access.
   if (n_fill != 0)
     (void)madvise(view(fill), static_cast<size_t>(n_fill) << shift_,

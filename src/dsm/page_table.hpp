@@ -87,6 +87,8 @@ class page_table {
   /// Maps this PE's own frames again at pages [page, page + n) of the view, closed.
   void map_own(uint32_t page, uint32_t n);
   void set_states(uint32_t page, uint32_t n, page_state s);
+  /// Pages [page, page + n) were just mapped from a home's file, in state `s`: one run of the budget.
+  void mapped_from(uint32_t page, uint32_t n, page_state s);
   void forget_closed_runs();  // map_home's list: drops the runs no longer mapped so
 
   std::vector<uint8_t> entered_;  // the page was opened: its view may have page-table entries (under the caller's lock)

@@ -44,8 +44,10 @@ def run_dsm(args, out, tools):
             plan += [(2, ["kernels"], f"-k{k + 1}"), (1, ["kernels"], f"-k{k + 1}")]
         runs = {}
         netns = []
-        if args.netns and mode != "release-copy":  # (between hosts release copies anyway) two "hosts": 1 + 1 PEs (faults, kernels), 2 + 2 PEs (kernels), and 4 PEs on one host
-            # (the same CPUs shared by as many PEs: what the 2 + 2 run costs beyond oversubscription)
+        # Two "hosts": 1 + 1 PEs (faults, kernels), 2 + 2 PEs (kernels), and 4 PEs on one host (the same CPUs
+        # shared by as many PEs: what the 2 + 2 run costs beyond oversubscription). Not for release-copy:
+        # between hosts release mode copies anyway.
+        if args.netns and mode != "release-copy":
             netns = [(2, ["fault", "kernels"], "-netns"), (4, ["kernels"], "-netns"), (4, ["kernels"], "-host4")]
         for n, what, suffix in plan + netns:
             env = dict(os.environ, RDSM_DSM_CONSISTENCY=mode.split("-")[0])
