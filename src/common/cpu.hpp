@@ -34,13 +34,15 @@ int request_time_slice(uint64_t ns);
 /// One step of a wait that has lasted `waited_ns`: spin for 20 us (a round trip on an idle pair), then yield
 /// until 1 ms (PEs sharing a core get it), then sleep in growing steps up to 100 us. Never holds the CPU for
 /// a whole time slice, which a peer queued on this core may need to answer.
+/// Until `wait_polls_ns` a waiter polls (spins or yields) and may drive transport progress itself.
+constexpr uint64_t wait_polls_ns = 1000000;
 inline void wait_step(uint64_t waited_ns) {
   if (waited_ns < 20000) {
     cpu_relax();
-  } else if (waited_ns < 1000000) {
+  } else if (waited_ns < wait_polls_ns) {
     sched_yield();
   } else {
-    timespec ts{0, static_cast<long>(std::min<uint64_t>(100000, (waited_ns - 1000000) / 10 + 1000))};
+    timespec ts{0, static_cast<long>(std::min<uint64_t>(100000, (waited_ns - wait_polls_ns) / 10 + 1000))};
     nanosleep(&ts, nullptr);
   }
 }

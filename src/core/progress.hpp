@@ -47,7 +47,7 @@ class progress_engine {
 
  private:
   void run();
-  bool step();
+  bool step(bool driven);  // driven: a program thread drives the transport (it is left alone)
   transport& net_;
   uint64_t slice_ns_;
   std::thread thread_;
@@ -62,16 +62,22 @@ class progress_engine {
 
 /// Back-off for waiting loops: spins for ~20 us, then yields the CPU until ~1 ms, then sleeps in
 /// growing steps up to 100 us. While some peer is reached through UCX it drives transport progress on
-/// every round, so a waiting PE serves emulated operations at once instead of waking its progress thread.
+/// every round, so a waiting PE serves emulated operations at once instead of waking its progress thread;
+/// until it starts sleeping it keeps the progress thread off the transport.
 class backoff {
  public:
   backoff();
+  ~backoff();
+  backoff(const backoff&) = delete;
+  backoff& operator=(const backoff&) = delete;
   void pause();
 
  private:
   unsigned spins_ = 0;
   uint64_t start_ns_ = 0;
+  uint64_t last_ns_ = 0;
   bool drive_progress_;
+  transport* driving_ = nullptr;  // while this waiter polls the transport itself (transport::begin_driving)
 };
 
 }  // namespace rdsm::detail

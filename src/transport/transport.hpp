@@ -2,6 +2,7 @@
 // The header names no UCX type; the implementation (ucx/) keeps every UCX handle behind it.
 #pragma once
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -106,6 +107,24 @@ class transport {
   /// afterwards. Peers' traffic may still arrive until they have disconnected too: keep the workers
   /// progressed (the progress thread) until the bootstrap says so, then destroy the transport.
   virtual void disconnect() = 0;
+
+  /// Threads that drive progress themselves while they wait (a blocking operation, a waiting loop's first
+  /// millisecond) say so: while one does, and for `hold_ns` after the last stops, the progress thread keeps
+  /// off the event descriptor. Otherwise every arriving message would wake it onto the CPU the waiter polls
+  /// from, and both would contend for the worker (it doubles a put ping-pong over TCP).
+  void begin_driving() { drivers_.fetch_add(1, std::memory_order_seq_cst); }
+  void end_driving(uint64_t now_ns) {
+    driven_at_.store(now_ns, std::memory_order_seq_cst);
+    drivers_.fetch_sub(1, std::memory_order_seq_cst);
+  }
+  bool driven(uint64_t now_ns, uint64_t hold_ns) const {
+    return drivers_.load(std::memory_order_seq_cst) > 0 ||
+           now_ns - driven_at_.load(std::memory_order_seq_cst) < hold_ns;
+  }
+
+ private:
+  std::atomic<int> drivers_{0};
+  std::atomic<uint64_t> driven_at_{0};
 };
 
 }  // namespace rdsm::detail

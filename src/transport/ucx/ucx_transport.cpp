@@ -507,6 +507,8 @@ class ucx_transport final : public transport {
     }
     uint64_t idle_since = 0;
     ucs_status_t s;
+    begin_driving();  // until its wait sleeps, this thread serves what arrives (not the progress thread)
+    bool driving = true;
     while ((s = ucp_request_check_status(req)) == UCS_INPROGRESS) {
       bool moved = ucp_worker_progress(st.worker) != 0;
       if (!moved) {
@@ -519,7 +521,12 @@ class ucx_transport final : public transport {
         continue;
       }
       idle_since = yield_after_spinning(idle_since);
+      if (driving && monotonic_ns() - idle_since >= wait_polls_ns) {
+        end_driving(monotonic_ns());
+        driving = false;
+      }
     }
+    if (driving) end_driving(monotonic_ns());
     ucp_request_free(req);
     if (s != UCS_OK) return status::error(format("%s to PE %d failed: %s", what, pe, ucs_status_string(s)));
     return {};
