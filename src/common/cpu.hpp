@@ -31,20 +31,33 @@ inline void cpu_relax() {
 /// Returns 0 or the errno of the refusal. Kernels before 6.12 accept the request and ignore it.
 int request_time_slice(uint64_t ns);
 
-/// One step of a wait that has lasted `waited_ns`: spin for 20 us (a round trip on an idle pair), then yield
-/// until 1 ms (PEs sharing a core get it), then sleep in growing steps up to 100 us. Never holds the CPU for
-/// a whole time slice, which a peer queued on this core may need to answer.
-/// Until `wait_polls_ns` a waiter polls (spins or yields) and may drive transport progress itself.
+/// Whether a wait that has lasted `waited_ns` should still poll (spin or yield) rather than sleep: during its
+/// first `wait_polls_ns`, and afterwards if long waits may poll (set_long_waits_poll) and the machine's
+/// runnable threads are at most its CPUs plus one (/proc/loadavg, read at most every 500 us; the one is
+/// this PE's progress thread, which serves the requests of a sleeping waiter). Async-signal-safe.
 constexpr uint64_t wait_polls_ns = 1000000;
-inline void wait_step(uint64_t waited_ns) {
+bool wait_polls(uint64_t waited_ns);
+/// Whether waits past `wait_polls_ns` may keep polling (the runtime says so when its host has a CPU for each
+/// of its PEs); false until set.
+void set_long_waits_poll(bool on);
+/// The machine's runnable threads, the reader included, from the text of /proc/loadavg ("0.52 0.58 0.59
+/// 3/412 1234": 3); -1 if the text has no such field. Async-signal-safe.
+long loadavg_runnable(const char* text);
+
+/// One step of a wait that has lasted `waited_ns`: spin for 20 us (a round trip on an idle pair), then yield
+/// while the wait polls (`polls`, from wait_polls), otherwise sleep in growing steps up to 100 us. Never
+/// holds the CPU for a whole time slice, which a peer queued on this core may need to answer.
+inline void wait_step(uint64_t waited_ns, bool polls) {
   if (waited_ns < 20000) {
     cpu_relax();
-  } else if (waited_ns < wait_polls_ns) {
+  } else if (polls) {
     sched_yield();
   } else {
-    timespec ts{0, static_cast<long>(std::min<uint64_t>(100000, (waited_ns - wait_polls_ns) / 10 + 1000))};
+    const uint64_t beyond = waited_ns > wait_polls_ns ? waited_ns - wait_polls_ns : 0;
+    timespec ts{0, static_cast<long>(std::min<uint64_t>(100000, beyond / 10 + 1000))};
     nanosleep(&ts, nullptr);
   }
 }
+inline void wait_step(uint64_t waited_ns) { wait_step(waited_ns, wait_polls(waited_ns)); }
 
 }  // namespace rdsm::detail

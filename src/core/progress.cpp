@@ -132,12 +132,19 @@ void backoff::pause() {
   const uint64_t t = monotonic_ns();
   if (start_ns_ == 0) start_ns_ = t;
   last_ns_ = t;
-  if (driving_ != nullptr && t - start_ns_ >= wait_polls_ns) {  // it sleeps from now on: the thread takes over
-    driving_->end_driving(t);
-    driving_ = nullptr;
+  const bool polls = wait_polls(t - start_ns_);
+  if (drive_progress_ && polls != (driving_ != nullptr)) {
+    // A polling waiter serves what arrives itself; a sleeping one leaves that to the progress thread.
+    if (polls) {
+      driving_ = &runtime::get().net();
+      driving_->begin_driving();
+    } else {
+      driving_->end_driving(t);
+      driving_ = nullptr;
+    }
   }
   watch_tick(t);  // the hang report and the finalize check, from the waiting thread itself
-  wait_step(t - start_ns_);
+  wait_step(t - start_ns_, polls);
 }
 
 }  // namespace rdsm::detail

@@ -13,6 +13,7 @@
 #include <unordered_map>
 
 #include "cachectl/cachectl.hpp"
+#include "common/cpu.hpp"
 #include "common/limits.hpp"
 #include "common/log.hpp"
 #include "core/data_segment.hpp"
@@ -137,6 +138,10 @@ status runtime::start(int requested_thread_level) {
   if (cfg_.share_heap) RDSM_TRY(map_peers(heap_region, heap_memory_));
   if (data_.fd >= 0) RDSM_TRY(map_peers(data_region, data_));
   RDSM_TRY(map_peers(sync_region, sync_));
+  // With a CPU for each PE of this host, a wait past its first millisecond keeps polling while the machine
+  // has CPUs to spare (cpu.hpp): it answers at once, and a polling waiter that yields costs a computing
+  // thread on its CPU nothing measurable here. More PEs than CPUs: long waits sleep.
+  set_long_waits_poll(!oversubscribed());
 
   heap_ = std::make_unique<symmetric_heap>(reinterpret_cast<void*>(user_heap_base()), cfg_.symmetric_size,
                                            origin_alignment);

@@ -520,11 +520,7 @@ class ucx_transport final : public transport {
         idle_since = 0;
         continue;
       }
-      idle_since = yield_after_spinning(idle_since);
-      if (driving && monotonic_ns() - idle_since >= wait_polls_ns) {
-        end_driving(monotonic_ns());
-        driving = false;
-      }
+      idle_since = yield_after_spinning(idle_since, driving);
     }
     if (driving) end_driving(monotonic_ns());
     ucp_request_free(req);
@@ -533,11 +529,21 @@ class ucx_transport final : public transport {
   }
 
   // A request over TCP completes only when the peer's CPU reads it and answers. When PEs outnumber cores the
-  // peer may be waiting for this core: wait_step never holds it for a whole time slice. Returns the idle start.
-  static uint64_t yield_after_spinning(uint64_t idle_since) {
+  // peer may be waiting for this core: wait_step never holds it for a whole time slice. Returns the idle start;
+  // `driving` (transport::begin_driving) follows whether the wait polls.
+  uint64_t yield_after_spinning(uint64_t idle_since, bool& driving) {
     const uint64_t t = monotonic_ns();
     if (idle_since == 0) return t;
-    wait_step(t - idle_since);
+    const bool polls = wait_polls(t - idle_since);
+    if (polls != driving) {
+      if (polls) {
+        begin_driving();
+      } else {
+        end_driving(t);
+      }
+      driving = polls;
+    }
+    wait_step(t - idle_since, polls);
     return idle_since;
   }
 
