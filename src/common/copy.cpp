@@ -1,6 +1,7 @@
-// copy_bytes (copy.hpp): a backward AVX copy with aligned stores where it beats memcpy, memcpy elsewhere.
+// copy_bytes (copy.hpp): a backward AVX copy with aligned stores where it beats memcpy, memcpy elsewhere; publish_bytes.
 #include "common/copy.hpp"
 
+#include <atomic>
 #include <cstdint>
 #include <cstring>
 
@@ -59,6 +60,17 @@ void copy_bytes(void* dst, const void* src, size_t n) {
   }
 #endif
   std::memcpy(dst, src, n);
+}
+
+void publish_bytes(void* dst, const void* src, size_t n) {
+  constexpr size_t last = 8;  // the widest element a PE can wait on
+  if (n <= last) {
+    std::memcpy(dst, src, n);
+    return;
+  }
+  copy_bytes(dst, src, n - last);
+  std::atomic_thread_fence(std::memory_order_release);
+  std::memcpy(static_cast<char*>(dst) + n - last, static_cast<const char*>(src) + n - last, last);  // one store
 }
 
 }  // namespace rdsm::detail

@@ -15,4 +15,11 @@ namespace rdsm::detail {
 /// loads ahead of the stores they could be mistaken for, at memcpy's speed for every other alignment.
 void copy_bytes(void* dst, const void* src, size_t n);
 
+/// Copies like copy_bytes into memory that other PEs may be reading while it is written (a put into a
+/// peer's mapped heap): the last 8 bytes are stored once, after every other byte (a release fence between).
+/// A PE polling the last element of a put, a common way of waiting for the whole of it, then sees the
+/// element change once, when everything before it is there. copy_bytes stores the end first and again at
+/// the end, so such a PE could wake early, and a reset of the element after it woke could be overwritten.
+void publish_bytes(void* dst, const void* src, size_t n);
+
 }  // namespace rdsm::detail

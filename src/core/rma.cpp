@@ -78,7 +78,7 @@ void put(const char* fn, void* dest, const void* src, size_t bytes, int pe, bool
   if (bytes == 0) return;  // nothing to move: any address will do, NULL included (1.5 Annex C)
   sym_addr s = rt.for_pe(resolve_checked(rt, fn, "dest", dest, bytes), pe, bytes, fn);
   if (void* p = rt.mapped(s, pe)) {
-    copy_bytes(p, src, bytes);
+    publish_bytes(p, src, bytes);  // the peer may be polling the put's last element
     return;
   }
   if (rt.in_faulting_range(src, bytes)) {  // DSM memory: copied (and faulted in) here, outside UCX

@@ -1,6 +1,10 @@
 // Ordering litmus tests repeated many times: put+fence+flag, put_signal, put_nbi+quiet+flag and AMO+fence+AMO;
 // a receiver that sees flag value f must see the data of iteration >= f (iteration counters, no resets).
+#include <sched.h>
+
+#include <chrono>
 #include <cstdint>
+#include <vector>
 
 #include "shmem_test_util.hpp"
 
@@ -168,4 +172,48 @@ TEST(Ordering, FetchingAtomicCompletesBeforeFlag) {
            },
            false, true);
   });
+}
+
+TEST(Ordering, APutsLastElementChangesOnceAndLast) {
+  // Programs wait for a put by polling its last element (no ordering is promised within a put, yet every
+  // implementation's copy ends there). Ping-pong in pairs: the receiver waits for the last word, checks the
+  // rest, resets the word and answers. A copy that stores the end first and again at the end wakes the
+  // receiver early (rest not there yet) and undoes its reset (the next wait returns at once, or never).
+  const int pair = me() ^ 1;
+  const bool in_pair = pair < npes();
+  const size_t max_words = 32768;  // 256 KiB
+  long* inbox = static_cast<long*>(shmem_calloc(max_words, sizeof(long)));
+  std::vector<long> out(max_words);
+  int bad = 0, stuck = 0;
+  for (size_t words : {size_t{128}, size_t{512}, size_t{4096}, max_words}) {
+    shmem_barrier_all();
+    if (!in_pair) continue;
+    const int rounds = reps(words > 4096 ? 40 : 200, 10);
+    for (long i = 1; i <= rounds && stuck == 0; ++i) {
+      const bool sends_first = me() % 2 == 0;
+      for (int leg = 0; leg < 2; ++leg) {
+        if ((leg == 0) == sends_first) {
+          for (size_t w = 0; w + 1 < words; ++w) out[w] = i * 1000003 + static_cast<long>(w);
+          out[words - 1] = i;
+          shmem_long_put(inbox, out.data(), words, pair);
+        } else {
+          const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+          while (shmem_long_test(&inbox[words - 1], SHMEM_CMP_NE, 0) == 0 &&
+                 std::chrono::steady_clock::now() < deadline)
+            sched_yield();
+          if (const long last = peek(&inbox[words - 1]); last != i) {
+            ADD_FAILURE() << "PE " << me() << ", " << words << " words, round " << i << ": last word " << last
+                          << " instead of " << i;
+            stuck = 1;
+            break;
+          }
+          for (size_t w = 0; w + 1 < words; ++w) bad += peek(&inbox[w]) != i * 1000003 + static_cast<long>(w);
+          inbox[words - 1] = 0;
+        }
+      }
+    }
+  }
+  EXPECT_EQ(bad, 0) << "words of a put not there when its last word was";
+  shmem_barrier_all();
+  shmem_free(inbox);
 }

@@ -1,4 +1,4 @@
-// copy_bytes (src/common/copy.cpp) against memcpy: every size around the path's edges, every relative
+// copy_bytes and publish_bytes (src/common/copy.cpp) against memcpy: every size around the path's edges, every relative
 // alignment of the two buffers within a cache line and around a page, and no byte written outside.
 #include <gtest/gtest.h>
 
@@ -10,13 +10,14 @@
 #include "common/copy.hpp"
 
 using rdsm::detail::copy_bytes;
+using rdsm::detail::publish_bytes;
 
 namespace {
 
 constexpr size_t guard = 128;
 
 // Copies n bytes from src + s_off to dst + d_off and checks the copy and the bytes around it.
-void check(size_t n, size_t s_off, size_t d_off) {
+void check(size_t n, size_t s_off, size_t d_off, void (*copy)(void*, const void*, size_t) = copy_bytes) {
   static std::vector<unsigned char> src_buf, dst_buf;
   const size_t need = n + 8192 + 2 * guard;
   if (src_buf.size() < need) {
@@ -29,7 +30,7 @@ void check(size_t n, size_t s_off, size_t d_off) {
   const size_t room = need - 4096;
   for (size_t i = 0; i < room; ++i) src[i] = static_cast<unsigned char>(i * 131 + n);
   std::memset(dst, 0xA5, room);
-  copy_bytes(dst + d_off + guard, src + s_off + guard, n);
+  copy(dst + d_off + guard, src + s_off + guard, n);
   ASSERT_EQ(std::memcmp(dst + d_off + guard, src + s_off + guard, n), 0)
       << "n " << n << ", source offset " << s_off << ", destination offset " << d_off;
   for (size_t i = 0; i < guard; ++i) {
@@ -61,3 +62,10 @@ TEST(CopyBytes, BuffersAFewBytesApartModuloAPage) {
 }
 
 }  // namespace
+
+TEST(PublishBytes, EverySizeAndAlignmentLikeMemcpy) {
+  // publish_bytes (a put into a peer's heap) copies all but the last 8 bytes with copy_bytes, then those.
+  for (size_t n = 0; n <= 1100; ++n) check(n, 16, 0, publish_bytes);
+  for (size_t n : {4096u, 4097u, 65536u + 3, 256u * 1024, 256u * 1024 + 9, 1u << 20})
+    for (size_t d_off : {0u, 8u, 16u, 4080u}) check(n, 0, d_off, publish_bytes);
+}
