@@ -140,8 +140,8 @@ status runtime::start(int requested_thread_level) {
   RDSM_TRY(map_peers(sync_region, sync_));
   // With a CPU for each PE of this host, a wait past its first millisecond keeps polling while the machine
   // has CPUs to spare (cpu.hpp): it answers at once, and a polling waiter that yields costs a computing
-  // thread on its CPU nothing measurable here. More PEs than CPUs: long waits sleep.
-  set_long_waits_poll(!oversubscribed());
+  // thread on its CPU nothing measurable here. More PEs than CPUs, or RDSM_WAIT_POLL=off: long waits sleep.
+  set_long_waits_poll(cfg_.wait_poll == "auto" && !oversubscribed());
 
   heap_ = std::make_unique<symmetric_heap>(reinterpret_cast<void*>(user_heap_base()), cfg_.symmetric_size,
                                            origin_alignment);
