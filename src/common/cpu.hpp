@@ -58,6 +58,5 @@ inline void wait_step(uint64_t waited_ns, bool polls) {
     nanosleep(&ts, nullptr);
   }
 }
-inline void wait_step(uint64_t waited_ns) { wait_step(waited_ns, wait_polls(waited_ns)); }
 
 }  // namespace rdsm::detail

@@ -107,25 +107,21 @@ void progress_engine::run() {
   }
 }
 
-backoff::backoff() : drive_progress_(runtime::get().uses_transport()) {}
+backoff::backoff() : net_(runtime::get().uses_transport() ? &runtime::get().net() : nullptr) {}
 
 backoff::~backoff() {
-  if (driving_ != nullptr) driving_->end_driving(last_ns_);
+  if (net_ != nullptr) net_->drive(driving_, false, last_ns_);
 }
 
 void backoff::pause() {
-  if (drive_progress_) {
-    transport& net = runtime::get().net();
-    if (start_ns_ == 0 && driving_ == nullptr) {
-      net.begin_driving();
-      driving_ = &net;
-    }
-    net.progress(start_ns_ != 0);  // every stream once past the first spins
+  if (net_ != nullptr) {
+    if (start_ns_ == 0) net_->drive(driving_, true, 0);
+    net_->progress(start_ns_ != 0);  // every stream once past the first spins
   }
   // The clock is read every 64 rounds only: spinning stays a handful of instructions per round. A round that
   // drives transport progress costs system calls (microseconds over TCP): 64 of them would hold the core for
   // hundreds of microseconds before the first yield, while the peer that sends what we wait for may need it.
-  if (!drive_progress_ && (++spins_ & 63) != 0) {
+  if (net_ == nullptr && (++spins_ & 63) != 0) {
     cpu_relax();
     return;
   }
@@ -133,16 +129,8 @@ void backoff::pause() {
   if (start_ns_ == 0) start_ns_ = t;
   last_ns_ = t;
   const bool polls = wait_polls(t - start_ns_);
-  if (drive_progress_ && polls != (driving_ != nullptr)) {
-    // A polling waiter serves what arrives itself; a sleeping one leaves that to the progress thread.
-    if (polls) {
-      driving_ = &runtime::get().net();
-      driving_->begin_driving();
-    } else {
-      driving_->end_driving(t);
-      driving_ = nullptr;
-    }
-  }
+  // A polling waiter serves what arrives itself; a sleeping one leaves that to the progress thread.
+  if (net_ != nullptr) net_->drive(driving_, polls, t);
   watch_tick(t);  // the hang report and the finalize check, from the waiting thread itself
   wait_step(t - start_ns_, polls);
 }

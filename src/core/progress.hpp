@@ -60,10 +60,10 @@ class progress_engine {
   void set_sleeping(uint32_t v) { __atomic_store_n(sleeping_.load(std::memory_order_acquire), v, __ATOMIC_SEQ_CST); }
 };
 
-/// Back-off for waiting loops: spins for ~20 us, then yields the CPU until ~1 ms, then sleeps in
-/// growing steps up to 100 us. While some peer is reached through UCX it drives transport progress on
-/// every round, so a waiting PE serves emulated operations at once instead of waking its progress thread;
-/// until it starts sleeping it keeps the progress thread off the transport.
+/// Back-off for waiting loops: spins for ~20 us, then yields the CPU until ~1 ms (and longer while long
+/// waits may poll: wait_polls), then sleeps in growing steps up to 100 us. While some peer is reached
+/// through UCX it drives transport progress on every round, so a waiting PE serves emulated operations at
+/// once instead of waking its progress thread; while it polls it keeps the progress thread off the transport.
 class backoff {
  public:
   backoff();
@@ -76,8 +76,8 @@ class backoff {
   unsigned spins_ = 0;
   uint64_t start_ns_ = 0;
   uint64_t last_ns_ = 0;
-  bool drive_progress_;
-  transport* driving_ = nullptr;  // while this waiter polls the transport itself (transport::begin_driving)
+  transport* net_;        // set while some peer is reached through UCX: the waiter drives its progress
+  bool driving_ = false;  // registered as a driver (transport::drive) while it polls
 };
 
 }  // namespace rdsm::detail

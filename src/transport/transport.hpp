@@ -108,14 +108,20 @@ class transport {
   /// progressed (the progress thread) until the bootstrap says so, then destroy the transport.
   virtual void disconnect() = 0;
 
-  /// Threads that drive progress themselves while they wait (a blocking operation, a waiting loop's first
-  /// millisecond) say so: while one does, and for `hold_ns` after the last stops, the progress thread keeps
-  /// off the event descriptor. Otherwise every arriving message would wake it onto the CPU the waiter polls
-  /// from, and both would contend for the worker (it doubles a put ping-pong over TCP).
-  void begin_driving() { drivers_.fetch_add(1, std::memory_order_seq_cst); }
-  void end_driving(uint64_t now_ns) {
-    driven_at_.store(now_ns, std::memory_order_seq_cst);
-    drivers_.fetch_sub(1, std::memory_order_seq_cst);
+  /// Threads that drive progress themselves while they wait (a blocking operation, a waiting loop while it
+  /// polls) say so: while one does, and for `hold_ns` after the last stops, the progress thread keeps off the
+  /// event descriptor. Otherwise every arriving message would wake it onto the CPU the waiter polls from, and
+  /// both would contend for the worker (it doubles a put ping-pong over TCP). `drive` registers the caller
+  /// as a driver, or ends that, when `on` differs from `driving`, the caller's own record of it.
+  void drive(bool& driving, bool on, uint64_t now_ns) {
+    if (on == driving) return;
+    if (on) {
+      drivers_.fetch_add(1, std::memory_order_seq_cst);
+    } else {
+      driven_at_.store(now_ns, std::memory_order_seq_cst);
+      drivers_.fetch_sub(1, std::memory_order_seq_cst);
+    }
+    driving = on;
   }
   bool driven(uint64_t now_ns, uint64_t hold_ns) const {
     return drivers_.load(std::memory_order_seq_cst) > 0 ||

@@ -507,8 +507,8 @@ class ucx_transport final : public transport {
     }
     uint64_t idle_since = 0;
     ucs_status_t s;
-    begin_driving();  // until its wait sleeps, this thread serves what arrives (not the progress thread)
-    bool driving = true;
+    bool driving = false;
+    drive(driving, true, 0);  // until its wait sleeps, this thread serves what arrives (not the progress thread)
     while ((s = ucp_request_check_status(req)) == UCS_INPROGRESS) {
       bool moved = ucp_worker_progress(st.worker) != 0;
       if (!moved) {
@@ -522,7 +522,7 @@ class ucx_transport final : public transport {
       }
       idle_since = yield_after_spinning(idle_since, driving);
     }
-    if (driving) end_driving(monotonic_ns());
+    drive(driving, false, monotonic_ns());
     ucp_request_free(req);
     if (s != UCS_OK) return status::error(format("%s to PE %d failed: %s", what, pe, ucs_status_string(s)));
     return {};
@@ -530,19 +530,12 @@ class ucx_transport final : public transport {
 
   // A request over TCP completes only when the peer's CPU reads it and answers. When PEs outnumber cores the
   // peer may be waiting for this core: wait_step never holds it for a whole time slice. Returns the idle start;
-  // `driving` (transport::begin_driving) follows whether the wait polls.
+  // `driving` (transport::drive) follows whether the wait polls.
   uint64_t yield_after_spinning(uint64_t idle_since, bool& driving) {
     const uint64_t t = monotonic_ns();
     if (idle_since == 0) return t;
     const bool polls = wait_polls(t - idle_since);
-    if (polls != driving) {
-      if (polls) {
-        begin_driving();
-      } else {
-        end_driving(t);
-      }
-      driving = polls;
-    }
+    drive(driving, polls, t);
     wait_step(t - idle_since, polls);
     return idle_since;
   }
