@@ -1,6 +1,7 @@
 // The same-host channel (channel.hpp).
 #include "dsm/channel.hpp"
 
+#include <signal.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -14,8 +15,9 @@ namespace rdsm::detail::dsm {
 
 namespace {
 
-// In the region at layout.offset: [0] pid, [8] eventfd, [16] the progress thread sleeps, [64] mail counter.
-constexpr uint64_t pid_at = 0, fd_at = 8, asleep_at = 16, mail_at = 64;
+// In the region at layout.offset: [0] pid, [8] eventfd, [16] the progress thread sleeps, [24] the mail
+// counter's value the receiver last read, [64] mail counter.
+constexpr uint64_t pid_at = 0, fd_at = 8, asleep_at = 16, seen_at = 24, mail_at = 64;
 // In each ring: [0] tail (the sender's), [64] head (the receiver's), [128] the slots.
 constexpr uint64_t tail_at = 0, head_at = 64, slots_at = 128;
 
@@ -57,6 +59,7 @@ void channel::connect(int pe, peer& p) {
     return;
   }
   p.state = peer::usable;
+  p.pid.store(pid, std::memory_order_release);
 }
 
 bool channel::push(int pe, const message& m) {
@@ -98,6 +101,19 @@ bool channel::pending() const {
          overflowed_.load(std::memory_order_acquire) != 0;
 }
 
+void channel::nudge_stalled() {
+  for (size_t pe = 0; pe < peers_.size(); ++pe) {
+    const int pid = peers_[pe]->pid.load(std::memory_order_acquire);
+    if (pid == 0) continue;
+    char* base = mem_.at(static_cast<int>(pe), 0) + layout_.offset;
+    if (__atomic_load_n(word(base, mail_at), __ATOMIC_ACQUIRE) == __atomic_load_n(word(base, seen_at), __ATOMIC_ACQUIRE))
+      continue;
+    sigval tag{};
+    tag.sival_int = nudge_tag;
+    sigqueue(pid, nudge_signal, tag);  // fails only if the peer has gone, which the runtime reports itself
+  }
+}
+
 void channel::receive(std::deque<incoming>& out) {
   if (overflowed_.load(std::memory_order_acquire) != 0) {
     for (size_t pe = 0; pe < peers_.size(); ++pe) {
@@ -115,6 +131,7 @@ void channel::receive(std::deque<incoming>& out) {
   const uint64_t mail = __atomic_load_n(word(own_ + layout_.offset, mail_at), __ATOMIC_ACQUIRE);
   if (mail == mail_seen_.load(std::memory_order_relaxed)) return;
   mail_seen_.store(mail, std::memory_order_relaxed);
+  __atomic_store_n(word(own_ + layout_.offset, seen_at), mail, __ATOMIC_RELEASE);
   for (size_t sender = 0; sender < heads_.size(); ++sender) {
     char* r = ring_at(own_, static_cast<int>(sender));
     const uint64_t tail = __atomic_load_n(word(r, tail_at), __ATOMIC_ACQUIRE);

@@ -4,6 +4,8 @@
 // pidfd_getfd). PEs on other hosts, or peers whose descriptor cannot be taken, use UCX active messages.
 #pragma once
 
+#include <signal.h>
+
 #include <atomic>
 #include <cstdint>
 #include <deque>
@@ -15,6 +17,11 @@
 #include "dsm/region_memory.hpp"
 
 namespace rdsm::detail::dsm {
+
+/// The signal a PE sends a same-host peer whose progress thread is stalled (channel::nudge_stalled), sent
+/// with sigqueue and `nudge_tag` as its value, so that the handler tells it from any other SIGURG.
+inline constexpr int nudge_signal = SIGURG;
+inline constexpr int nudge_tag = 0x7264736d;
 
 /// Where the channel sits in every PE's region: the PE's wake-up descriptor (its pid and eventfd), a mail
 /// counter senders bump after each message, then one ring per sender.
@@ -42,8 +49,12 @@ class channel {
   bool send(int pe, const message& m);
   /// The word where this PE's progress thread says it sleeps (progress_engine::share_sleep_flag).
   uint32_t* sleep_flag();
-  /// Whether messages arrived (one load) or some wait in an overflow queue.
+  /// Whether messages arrived (one load) or some wait in an overflow queue. Async-signal-safe.
   bool pending() const;
+  /// Signals (nudge_signal) every same-host peer whose messages wait unread: its progress thread was woken
+  /// but has not run, most likely queued behind a thread computing on its CPU, and the signal's handler
+  /// there yields the CPU to it. Async-signal-safe (a faulting thread calls it while it waits).
+  void nudge_stalled();
   /// Moves overflowed messages into their rings as room appears, then appends every arrived message to
   /// `out`, in order per sender. Called by the progress thread only.
   void receive(std::deque<incoming>& out);
@@ -54,6 +65,7 @@ class channel {
     enum { unknown, usable, unusable } state = unknown;
     int fd = -1;                     // duplicate of the peer's eventfd
     std::deque<message> overflow;    // messages waiting for room in the ring
+    std::atomic<int> pid{0};         // the peer's process, once the channel to it is usable
   };
   void connect(int pe, peer& p);
   bool push(int pe, const message& m);

@@ -73,6 +73,8 @@ class space final : private sequential_port {
   // Faults (fault.cpp): called by the signal handler on the faulting thread; returns when the access may
   // proceed.
   void on_fault(uint32_t page, bool write);
+  /// A peer's nudge arrived (sequential mode, signal context): let the progress thread have this CPU.
+  void yield_to_service();
   bool contains(uintptr_t a) const { return a - base_ < size_; }
   uint32_t page_of(uintptr_t a) const { return static_cast<uint32_t>((a - base_) >> shift_); }
   page_state state(uint32_t page) const { return pages_->state(page); }
@@ -92,7 +94,7 @@ class space final : private sequential_port {
   // protocol.cpp (sequential): the service, and the protocol's port
   void post_fault(uint32_t page, bool write);
   bool serve();
-  bool serve_locked();  // under mu_
+  bool serve_locked();  // under mu_; whether it handled a message or a fault
   bool has_work() const;
   void serve_faults();
   void release_waiter(fault_slot& slot);

@@ -2,7 +2,8 @@
 // the fault itself (release.cpp), and in sequential mode a read fault on a read-only page too. Other faults
 // of sequential mode neither allocate nor take a lock: the handler posts the fault in a fixed slot, wakes
 // the progress thread and waits (spinning briefly, then yielding, then on a futex) until the page's state
-// allows the access. Either way the faulting instruction then runs again.
+// allows the access, nudging same-host peers whose progress thread has not taken their mail (channel.hpp).
+// Either way the faulting instruction then runs again.
 #include "dsm/fault.hpp"
 
 #include <linux/futex.h>
@@ -28,7 +29,11 @@ namespace rdsm::detail::dsm {
 namespace {
 
 struct sigaction previous{};
+struct sigaction previous_nudge{};
 std::atomic<space*> active{nullptr};
+// How late a fault's answer is before its thread nudges the peers that have not read their mail, and
+// again while it waits.
+constexpr uint64_t nudge_after_ns = 30000;
 
 // Whether the faulting access was a write. On x86-64, from the page-fault error code. On aarch64, from the
 // first of these that answers: the ESR record the kernel puts in the signal frame (absent under qemu-user
@@ -61,12 +66,12 @@ bool write_access(void* context, [[maybe_unused]] page_state s) {
 #endif
 }
 
-void chain(int sig, siginfo_t* info, void* context) {
+void chain(const struct sigaction& previous, int sig, siginfo_t* info, void* context) {
   if ((previous.sa_flags & SA_SIGINFO) != 0 && previous.sa_sigaction != nullptr) {
     previous.sa_sigaction(sig, info, context);
   } else if (previous.sa_handler != SIG_DFL && previous.sa_handler != SIG_IGN) {
     previous.sa_handler(sig);
-  } else {
+  } else if (sig == SIGSEGV) {  // (SIGURG's default action is to ignore it)
     // Default action: restore it; the faulting instruction runs again and the process ends as it would
     // have without rdsm.
     signal(sig, SIG_DFL);
@@ -82,7 +87,7 @@ void on_segv(int sig, siginfo_t* info, void* context) {
   space* s = active.load(std::memory_order_acquire);
   const auto a = reinterpret_cast<uintptr_t>(info->si_addr);
   if (s == nullptr || !s->contains(a)) {
-    chain(sig, info, context);
+    chain(previous, sig, info, context);
     return;
   }
   if (on_service_thread()) {
@@ -95,20 +100,45 @@ void on_segv(int sig, siginfo_t* info, void* context) {
   errno = saved_errno;
 }
 
+// A peer's nudge (channel::nudge_stalled): this thread most likely holds the CPU the progress thread was
+// woken on. Any other SIGURG goes to the program's own handler, as if rdsm were not there.
+void on_nudge(int sig, siginfo_t* info, void* context) {
+  space* s = active.load(std::memory_order_acquire);
+  if (info->si_code != SI_QUEUE || info->si_value.sival_int != nudge_tag) {
+    chain(previous_nudge, sig, info, context);
+    return;
+  }
+  if (s == nullptr || on_service_thread()) return;
+  const int saved_errno = errno;
+  s->yield_to_service();
+  errno = saved_errno;
+}
+
 }  // namespace
 
-void install_fault_handler(space* s) {
+void install_fault_handler(space* s, bool nudges) {
   active.store(s, std::memory_order_release);
   struct sigaction sa{};
   sa.sa_sigaction = &on_segv;
   sa.sa_flags = SA_SIGINFO | SA_RESTART | SA_ONSTACK;
   sigemptyset(&sa.sa_mask);
   sigaction(SIGSEGV, &sa, &previous);
+  if (!nudges) return;
+  sa.sa_sigaction = &on_nudge;
+  sigaction(nudge_signal, &sa, &previous_nudge);
 }
 
-void remove_fault_handler() {
+void remove_fault_handler(bool nudges) {
   active.store(nullptr, std::memory_order_release);
   sigaction(SIGSEGV, &previous, nullptr);
+  if (nudges) sigaction(nudge_signal, &previous_nudge, nullptr);
+}
+
+void space::yield_to_service() {
+  // Yield until the progress thread has taken the mail (it ran), for at most 200 us: it may be queued on
+  // the other CPU instead, or this thread may hold what it needs.
+  const uint64_t start = monotonic_ns();
+  while (channel_->pending() && monotonic_ns() - start < 200000) sched_yield();
 }
 
 void complete_fault(fault_slot& slot) {
@@ -180,15 +210,22 @@ void space::post_fault(uint32_t page, bool write) {
   const wait_on on{.call = write ? "a DSM write fault" : "a DSM read fault", .what = "page", .addr = view(page),
                    .pe = pages_->home(page)};
   wait_scope scope(on);
-  uint64_t start = 0;
+  uint64_t start = 0, nudged = 0;
   for (unsigned spins = 0; slot->state.load(std::memory_order_acquire) != fault_slot::done; ++spins) {
-    if (poll_ && serve_while_waiting()) continue;
+    if (poll_ && serve_while_waiting()) continue;  // progress made: look again at once
     if (spins < 64) {
       cpu_relax();
       continue;
     }
-    if (start == 0) start = monotonic_ns();
-    if (poll_ && monotonic_ns() - start < 200000) {
+    const uint64_t now = monotonic_ns();
+    if (start == 0) start = nudged = now;
+    if (now - nudged > nudge_after_ns) {
+      // The answer is late: a progress thread on the way (the home's, an owner's) may be queued behind a
+      // computing thread for the rest of its time slice.
+      channel_->nudge_stalled();
+      nudged = now;
+    }
+    if (poll_ && now - start < 200000) {
       sched_yield();
       continue;
     }

@@ -6,8 +6,9 @@
 
 namespace rdsm::detail::dsm {
 
-void install_fault_handler(space* s);
-void remove_fault_handler();
+/// `nudges`: also handle peers' nudges (channel::nudge_stalled; sequential mode).
+void install_fault_handler(space* s, bool nudges);
+void remove_fault_handler(bool nudges);
 /// Lets the thread waiting on `slot` continue (called by the progress thread).
 void complete_fault(fault_slot& slot);
 /// True on the progress thread (which serves the protocol and must never fault on the view).

@@ -63,7 +63,8 @@ bool space::serve() {
     sched_yield();
     return true;
   }
-  return serve_locked();
+  // Messages kept for later count as work: the thread keeps looking until they can be handled.
+  return serve_locked() || seq_->deferred() != 0;
 }
 
 bool space::serve_locked() {
@@ -87,7 +88,7 @@ bool space::serve_locked() {
     did = true;
   }
   deferred_size_.store(seq_->deferred(), std::memory_order_release);
-  return did || seq_->deferred() != 0;
+  return did;
 }
 
 void space::on_message(int from, const void* data, size_t n) {

@@ -139,7 +139,7 @@ void space::start(const char* fn) {
     if (!s.ok()) fatal("%s: %s", fn, s.message().c_str());
     rt.progress().set_service(&space::service);
   }
-  install_fault_handler(this);
+  install_fault_handler(this, !release_mode_);
   rt.at_finalize([this] { stop(); });
   barrier_all();
 }
@@ -162,7 +162,7 @@ void space::stop() {
   if (!release_mode_) rt.progress().set_service(nullptr);
   std::lock_guard<std::mutex> lock(mu_);  // a service round under way finishes first
   if (!release_mode_) (void)rt.net().set_message_handler(nullptr);
-  remove_fault_handler();
+  remove_fault_handler(!release_mode_);
   rt.set_faulting_range(0, 0);
   instance_.store(nullptr, std::memory_order_release);
   munmap(reinterpret_cast<void*>(base_), size_);
