@@ -37,6 +37,10 @@ int request_time_slice(uint64_t ns);
 /// this PE's progress thread, which serves the requests of a sleeping waiter). Async-signal-safe.
 constexpr uint64_t wait_polls_ns = 1000000;
 bool wait_polls(uint64_t waited_ns);
+/// Whether a polling wait may skip its yields: long waits may poll and the machine has CPUs to spare (the same
+/// /proc/loadavg test). A waiter that progresses a transport over TCP then looks again at once: its
+/// yields cost a system call each, about 2 us of every message's latency here, and nobody needs the CPU.
+bool wait_spins_freely();
 /// Whether waits past `wait_polls_ns` may keep polling (the runtime says so when its host has a CPU for each
 /// of its PEs); false until set.
 void set_long_waits_poll(bool on);

@@ -47,9 +47,9 @@ long loadavg_runnable(const char* text) {
 
 void set_long_waits_poll(bool on) { long_waits_poll.store(on, std::memory_order_relaxed); }
 
-bool wait_polls(uint64_t waited_ns) {
-  if (waited_ns < wait_polls_ns) return true;
-  if (!long_waits_poll.load(std::memory_order_relaxed)) return false;
+namespace {
+// The loadavg test, its answer cached for check_every_ns across threads.
+bool cpus_spare() {
   const uint64_t now = monotonic_ns();
   uint64_t last = checked_at.load(std::memory_order_relaxed);
   if (now - last < check_every_ns || !checked_at.compare_exchange_strong(last, now, std::memory_order_relaxed))
@@ -59,5 +59,13 @@ bool wait_polls(uint64_t waited_ns) {
   cpus_to_spare.store(spare, std::memory_order_relaxed);
   return spare;
 }
+}  // namespace
+
+bool wait_polls(uint64_t waited_ns) {
+  if (waited_ns < wait_polls_ns) return true;
+  return long_waits_poll.load(std::memory_order_relaxed) && cpus_spare();
+}
+
+bool wait_spins_freely() { return long_waits_poll.load(std::memory_order_relaxed) && cpus_spare(); }
 
 }  // namespace rdsm::detail

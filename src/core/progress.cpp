@@ -25,6 +25,8 @@ namespace {
 // hand-off 185 us instead of 550-570 us, Jacobi 135-139 ms instead of 164-170 ms. A hold of 1 ms slowed
 // Jacobi (200 ms): a peer's request to a PE that went back to computing waits up to the hold.
 constexpr uint64_t driven_hold_ns = 300000;
+// How long a waiter progresses the main stream mostly before it progresses every stream at every round.
+constexpr uint64_t every_stream_after_ns = 100000;
 }  // namespace
 
 status progress_engine::start() {
@@ -107,6 +109,18 @@ void progress_engine::run() {
   }
 }
 
+void poll_progress() {
+  runtime& rt = runtime::get();
+  if (!rt.uses_transport()) return;
+  // Calls this close together are a polling loop; a lone call leaves the progress thread as it was.
+  constexpr uint64_t loop_gap_ns = 50000;
+  thread_local uint64_t last_ns = 0;
+  const uint64_t now = monotonic_ns();
+  if (now - last_ns < loop_gap_ns) rt.net().drove(now);
+  last_ns = now;
+  rt.net().progress(false);
+}
+
 backoff::backoff() : net_(runtime::get().uses_transport() ? &runtime::get().net() : nullptr) {}
 
 backoff::~backoff() {
@@ -116,7 +130,10 @@ backoff::~backoff() {
 void backoff::pause() {
   if (net_ != nullptr) {
     if (start_ns_ == 0) net_->drive(driving_, true, 0);
-    net_->progress(start_ns_ != 0);  // every stream once past the first spins
+    // The main stream at every round, the others now and then (each poll of a TCP worker is a system call,
+    // which a ping-pong pays on every message); past 100 us every stream at every round, as a long wait may
+    // hold up peers' operations on any of them (a DSM fault's get from this home).
+    net_->progress(start_ns_ != 0 && last_ns_ - start_ns_ > every_stream_after_ns);
   }
   // The clock is read every 64 rounds only: spinning stays a handful of instructions per round. A round that
   // drives transport progress costs system calls (microseconds over TCP): 64 of them would hold the core for
@@ -132,6 +149,9 @@ void backoff::pause() {
   // A polling waiter serves what arrives itself; a sleeping one leaves that to the progress thread.
   if (net_ != nullptr) net_->drive(driving_, polls, t);
   watch_tick(t);  // the hang report and the finalize check, from the waiting thread itself
+  // Driving the transport, the round's progress is itself a system call: with CPUs to spare, the next round
+  // comes at once instead of after a yield.
+  if (net_ != nullptr && polls && wait_spins_freely()) return;
   wait_step(t - start_ns_, polls);
 }
 

@@ -80,4 +80,11 @@ class backoff {
   bool driving_ = false;  // registered as a driver (transport::drive) while it polls
 };
 
+/// One round of transport progress for a call that polls without waiting (shmem_test and its kin,
+/// shmem_signal_fetch), when some peer is reached through UCX: a program looping on such calls gets what
+/// peers put across hosts from its own thread. Left to the progress thread, each arrival waited for it to
+/// preempt the looping thread: about 2 ms per message. Calls that follow each other closely count as
+/// a driving loop (transport::drove), which keeps the progress thread off the worker.
+void poll_progress();
+
 }  // namespace rdsm::detail

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <type_traits>
 
+#include "core/progress.hpp"
 #include "core/rma.hpp"
 #include "core/runtime.hpp"
 #include "core/watch.hpp"
@@ -46,11 +47,20 @@ void wait_one(const char* fn, T* ivar, int cmp, T value) {
 }
 
 template <class T>
+bool all_satisfied(T* ivars, size_t n, const int* status, int cmp, const T* values, T value) {
+  for (size_t i = 0; i < n; ++i)
+    if (included(status, i) && !satisfied(ivars, i, cmp, values, value)) return false;
+  return true;
+}
+
+// The tests: a test that finds nothing serves the transport once (poll_progress) and looks again, so that
+// a loop of tests sees what peers on other hosts put without waiting for the progress thread.
+template <class T>
 int test_all(const char* fn, T* ivars, size_t n, const int* status, int cmp, const T* values, T value) {
   check_cmp(fn, cmp);
-  for (size_t i = 0; i < n; ++i)
-    if (included(status, i) && !satisfied(ivars, i, cmp, values, value)) return 0;
-  return 1;
+  if (all_satisfied(ivars, n, status, cmp, values, value)) return 1;
+  poll_progress();
+  return all_satisfied(ivars, n, status, cmp, values, value) ? 1 : 0;
 }
 
 // Where the next _any search of an array starts: one past the index the previous search of that array returned,
@@ -65,8 +75,7 @@ std::atomic<size_t>& any_next(const void* ivars) {
 }
 
 template <class T>
-size_t test_any(const char* fn, T* ivars, size_t n, const int* status, int cmp, const T* values, T value) {
-  check_cmp(fn, cmp);
+size_t find_any(T* ivars, size_t n, const int* status, int cmp, const T* values, T value) {
   if (n == 0) return SIZE_MAX;
   std::atomic<size_t>& next = any_next(ivars);
   const size_t first = next.load(std::memory_order_relaxed) % n;
@@ -79,13 +88,30 @@ size_t test_any(const char* fn, T* ivars, size_t n, const int* status, int cmp, 
 }
 
 template <class T>
-size_t test_some(const char* fn, T* ivars, size_t n, size_t* indices, const int* status, int cmp,
-                 const T* values, T value) {
+size_t test_any(const char* fn, T* ivars, size_t n, const int* status, int cmp, const T* values, T value) {
   check_cmp(fn, cmp);
+  const size_t i = find_any(ivars, n, status, cmp, values, value);
+  if (i != SIZE_MAX || n == 0) return i;
+  poll_progress();
+  return find_any(ivars, n, status, cmp, values, value);
+}
+
+template <class T>
+size_t find_some(T* ivars, size_t n, size_t* indices, const int* status, int cmp, const T* values, T value) {
   size_t found = 0;
   for (size_t i = 0; i < n; ++i)
     if (included(status, i) && satisfied(ivars, i, cmp, values, value)) indices[found++] = i;
   return found;
+}
+
+template <class T>
+size_t test_some(const char* fn, T* ivars, size_t n, size_t* indices, const int* status, int cmp,
+                 const T* values, T value) {
+  check_cmp(fn, cmp);
+  const size_t found = find_some(ivars, n, indices, status, cmp, values, value);
+  if (found != 0 || n == 0) return found;
+  poll_progress();
+  return find_some(ivars, n, indices, status, cmp, values, value);
 }
 
 bool any_included(size_t n, const int* status) {
@@ -96,22 +122,24 @@ bool any_included(size_t n, const int* status) {
 
 template <class T>
 void wait_all(const char* fn, T* ivars, size_t n, const int* status, int cmp, const T* values, T value) {
-  if (test_all(fn, ivars, n, status, cmp, values, value) != 0) return;
+  check_cmp(fn, cmp);
+  if (all_satisfied(ivars, n, status, cmp, values, value)) return;
   const wait_on on = value_wait(fn, ivars, cmp, value, n != 1 || values != nullptr);
   wait_scope scope(on);
-  backoff b;
-  while (test_all(fn, ivars, n, status, cmp, values, value) == 0) b.pause();
+  backoff b;  // progresses the transport itself
+  while (!all_satisfied(ivars, n, status, cmp, values, value)) b.pause();
 }
 
 template <class T>
 size_t wait_any(const char* fn, T* ivars, size_t n, const int* status, int cmp, const T* values, T value) {
   if (!any_included(n, status)) return SIZE_MAX;
-  size_t i = test_any(fn, ivars, n, status, cmp, values, value);
+  check_cmp(fn, cmp);
+  size_t i = find_any(ivars, n, status, cmp, values, value);
   if (i != SIZE_MAX) return i;
   const wait_on on = value_wait(fn, ivars, cmp, value, n != 1 || values != nullptr);
   wait_scope scope(on);
   backoff b;
-  while ((i = test_any(fn, ivars, n, status, cmp, values, value)) == SIZE_MAX) b.pause();
+  while ((i = find_any(ivars, n, status, cmp, values, value)) == SIZE_MAX) b.pause();
   return i;
 }
 
@@ -119,12 +147,13 @@ template <class T>
 size_t wait_some(const char* fn, T* ivars, size_t n, size_t* indices, const int* status, int cmp,
                  const T* values, T value) {
   if (!any_included(n, status)) return 0;
-  size_t found = test_some(fn, ivars, n, indices, status, cmp, values, value);
+  check_cmp(fn, cmp);
+  size_t found = find_some(ivars, n, indices, status, cmp, values, value);
   if (found != 0) return found;
   const wait_on on = value_wait(fn, ivars, cmp, value, n != 1 || values != nullptr);
   wait_scope scope(on);
   backoff b;
-  while ((found = test_some(fn, ivars, n, indices, status, cmp, values, value)) == 0) b.pause();
+  while ((found = find_some(ivars, n, indices, status, cmp, values, value)) == 0) b.pause();
   return found;
 }
 
@@ -198,7 +227,10 @@ void shmem_wait(long* ivar, long cmp_value) noexcept { wait_one(__func__, ivar, 
 // The parentheses keep the C11 type-generic macro of the same name from expanding here.
 void(shmem_wait_until)(long* ivar, int cmp, long cmp_value) noexcept { wait_one("shmem_wait_until", ivar, cmp, cmp_value); }
 
-uint64_t shmem_signal_fetch(const uint64_t* sig_addr) noexcept { return load_acquire(sig_addr); }
+uint64_t shmem_signal_fetch(const uint64_t* sig_addr) noexcept {
+  poll_progress();  // programs poll signals with it
+  return load_acquire(sig_addr);
+}
 
 uint64_t shmem_signal_wait_until(uint64_t* sig_addr, int cmp, uint64_t cmp_value) noexcept {
   wait_one(__func__, sig_addr, cmp, cmp_value);

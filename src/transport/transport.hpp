@@ -77,8 +77,7 @@ class transport {
   /// Completes every operation issued so far on the stream (remote completion).
   virtual status quiet(int stream) = 0;
   /// Makes progress on incoming and outgoing operations; returns true if anything happened. `every_stream`:
-  /// on every stream's worker now (a waiter that backs off anyway); otherwise the main one, the others now
-  /// and then.
+  /// on every stream's worker now; otherwise the main one, the others while they are busy and now and then.
   virtual bool progress(bool every_stream = false) = 0;
   /// A file descriptor that becomes readable when there is work; arm() returns false when there is
   /// already work to do (the caller must progress instead of sleeping).
@@ -123,6 +122,9 @@ class transport {
     }
     driving = on;
   }
+  /// A thread that polls without waiting (a loop of shmem_test calls) progressed the transport just now: the
+  /// hold starts again, as when a driver stops.
+  void drove(uint64_t now_ns) { driven_at_.store(now_ns, std::memory_order_seq_cst); }
   bool driven(uint64_t now_ns, uint64_t hold_ns) const {
     return drivers_.load(std::memory_order_seq_cst) > 0 ||
            now_ns - driven_at_.load(std::memory_order_seq_cst) < hold_ns;
