@@ -138,6 +138,7 @@ class space final : private sequential_port {
   int n_pes_ = 1;
   bool release_mode_ = true;
   bool poll_ = false;  // waiting for a fault's answer polls (RDSM_DSM_POLL) rather than sleeping at once
+  bool nudge_ = true;  // a late fault nudges stalled same-host peers (RDSM_DSM_NUDGE); every PE agrees
   int stream_ = 0;  // transport stream for frame transfers
   std::unique_ptr<symmetric_heap> blocks_;
   int32_t* claims_ = nullptr;  // symmetric: first-touch claims, one word per page, at the page's manager

@@ -219,7 +219,7 @@ void space::post_fault(uint32_t page, bool write) {
     }
     const uint64_t now = monotonic_ns();
     if (start == 0) start = nudged = now;
-    if (now - nudged > nudge_after_ns) {
+    if (nudge_ && now - nudged > nudge_after_ns) {
       // The answer is late: a progress thread on the way (the home's, an owner's) may be queued behind a
       // computing thread for the rest of its time slice.
       channel_->nudge_stalled();

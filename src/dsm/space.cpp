@@ -68,6 +68,7 @@ void space::start(const char* fn) {
             "RDSM_PROGRESS_THREAD=off or use RDSM_DSM_CONSISTENCY=release",
             fn);
     poll_ = cfg.dsm_poll == "on" || (cfg.dsm_poll == "auto" && !rt.oversubscribed());
+    nudge_ = cfg.dsm_nudge == "on";
     if (poll_) rt.progress().set_linger(50000);
     if (!rt.progress().running()) {
       status s = rt.progress().start();
@@ -139,7 +140,7 @@ void space::start(const char* fn) {
     if (!s.ok()) fatal("%s: %s", fn, s.message().c_str());
     rt.progress().set_service(&space::service);
   }
-  install_fault_handler(this, !release_mode_);
+  install_fault_handler(this, !release_mode_ && nudge_);
   rt.at_finalize([this] { stop(); });
   barrier_all();
 }
@@ -162,7 +163,7 @@ void space::stop() {
   if (!release_mode_) rt.progress().set_service(nullptr);
   std::lock_guard<std::mutex> lock(mu_);  // a service round under way finishes first
   if (!release_mode_) (void)rt.net().set_message_handler(nullptr);
-  remove_fault_handler(!release_mode_);
+  remove_fault_handler(!release_mode_ && nudge_);
   rt.set_faulting_range(0, 0);
   instance_.store(nullptr, std::memory_order_release);
   munmap(reinterpret_cast<void*>(base_), size_);
