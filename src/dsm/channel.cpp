@@ -37,8 +37,10 @@ channel::channel(region_memory& mem, channel_layout layout, int my_pe, int n_pes
 uint32_t* channel::sleep_flag() { return reinterpret_cast<uint32_t*>(own_ + layout_.offset + asleep_at); }
 
 channel::~channel() {
-  for (auto& p : peers_)
+  for (auto& p : peers_) {
     if (p->fd >= 0) close(p->fd);
+    if (p->pidfd >= 0) close(p->pidfd);
+  }
 }
 
 void channel::connect(int pe, peer& p) {
@@ -49,17 +51,15 @@ void channel::connect(int pe, peer& p) {
   const auto pid = static_cast<pid_t>(__atomic_load_n(word(base, pid_at), __ATOMIC_ACQUIRE));
   const auto fd = static_cast<int>(__atomic_load_n(word(base, fd_at), __ATOMIC_ACQUIRE));
   const int pidfd = static_cast<int>(syscall(SYS_pidfd_open, pid, 0));
-  if (pidfd >= 0) {
-    p.fd = static_cast<int>(syscall(SYS_pidfd_getfd, pidfd, fd, 0));
-    close(pidfd);
-  }
+  if (pidfd >= 0) p.fd = static_cast<int>(syscall(SYS_pidfd_getfd, pidfd, fd, 0));
   if (p.fd < 0) {
     RDSM_LOG_INFO("dsm", "PE %d: no same-host channel (%s); its protocol messages go through UCX", pe,
                   std::strerror(errno));
+    if (pidfd >= 0) close(pidfd);
     return;
   }
   p.state = peer::usable;
-  p.pid.store(pid, std::memory_order_release);
+  p.pidfd.store(pidfd, std::memory_order_release);  // kept: nudges reach this process, never a later one
 }
 
 bool channel::push(int pe, const message& m) {
@@ -103,14 +103,21 @@ bool channel::pending() const {
 
 void channel::nudge_stalled() {
   for (size_t pe = 0; pe < peers_.size(); ++pe) {
-    const int pid = peers_[pe]->pid.load(std::memory_order_acquire);
-    if (pid == 0) continue;
+    const int pidfd = peers_[pe]->pidfd.load(std::memory_order_acquire);
+    if (pidfd < 0) continue;
     char* base = mem_.at(static_cast<int>(pe), 0) + layout_.offset;
     if (__atomic_load_n(word(base, mail_at), __ATOMIC_ACQUIRE) == __atomic_load_n(word(base, seen_at), __ATOMIC_ACQUIRE))
       continue;
-    sigval tag{};
-    tag.sival_int = nudge_tag;
-    sigqueue(pid, nudge_signal, tag);  // fails only if the peer has gone, which the runtime reports itself
+    // A queued signal as sigqueue sends it, but through the process descriptor: a pid may name another
+    // process by now.
+    siginfo_t info{};
+    info.si_signo = nudge_signal;
+    info.si_code = SI_QUEUE;
+    info.si_pid = getpid();
+    info.si_uid = getuid();
+    info.si_value.sival_int = nudge_tag;
+    // Fails only if the peer has gone, which the runtime reports itself.
+    (void)syscall(SYS_pidfd_send_signal, pidfd, nudge_signal, &info, 0);
   }
 }
 

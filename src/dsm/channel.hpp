@@ -18,8 +18,8 @@
 
 namespace rdsm::detail::dsm {
 
-/// The signal a PE sends a same-host peer whose progress thread is stalled (channel::nudge_stalled), sent
-/// with sigqueue and `nudge_tag` as its value, so that the handler tells it from any other SIGURG.
+/// The signal a PE sends a same-host peer whose progress thread is stalled (channel::nudge_stalled), queued
+/// (SI_QUEUE) with `nudge_tag` as its value, so that the handler tells it from any other SIGURG.
 inline constexpr int nudge_signal = SIGURG;
 inline constexpr int nudge_tag = 0x7264736d;
 
@@ -65,7 +65,7 @@ class channel {
     enum { unknown, usable, unusable } state = unknown;
     int fd = -1;                     // duplicate of the peer's eventfd
     std::deque<message> overflow;    // messages waiting for room in the ring
-    std::atomic<int> pid{0};         // the peer's process, once the channel to it is usable
+    std::atomic<int> pidfd{-1};      // the peer's process (pidfd_open), once the channel to it is usable
   };
   void connect(int pe, peer& p);
   bool push(int pe, const message& m);
