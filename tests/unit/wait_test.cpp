@@ -10,6 +10,7 @@ using rdsm::detail::loadavg_runnable;
 using rdsm::detail::set_long_waits_poll;
 using rdsm::detail::wait_polls;
 using rdsm::detail::wait_polls_ns;
+using rdsm::detail::wait_spins_freely;
 
 TEST(Wait, RunnableThreadsAreTheFourthFieldOfLoadavg) {
   EXPECT_EQ(loadavg_runnable("0.52 0.58 0.59 3/412 1234\n"), 3);
@@ -29,4 +30,13 @@ TEST(Wait, AWaitPollsInItsFirstMillisecondAndSleepsAfterUnlessLongWaitsMayPoll) 
   EXPECT_TRUE(wait_polls(wait_polls_ns - 1));
   EXPECT_FALSE(wait_polls(wait_polls_ns));
   EXPECT_FALSE(wait_polls(10 * wait_polls_ns));
+}
+
+TEST(Wait, AWaitSpinsWithoutYieldingOnlyWhenLongWaitsMayPoll) {
+  set_long_waits_poll(false);  // RDSM_WAIT_POLL=off, or more PEs than CPUs on the host
+  EXPECT_FALSE(wait_spins_freely());
+  set_long_waits_poll(true);
+  // Then it follows the machine's load; whichever it is, it agrees with a long wait's polling.
+  EXPECT_EQ(wait_spins_freely(), wait_polls(10 * wait_polls_ns));
+  set_long_waits_poll(false);
 }
