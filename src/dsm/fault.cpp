@@ -204,7 +204,11 @@ void space::post_fault(uint32_t page, bool write) {
   slot->run_end = page + 1;
   slot->state.store(fault_slot::posted, std::memory_order_release);
   posted_.fetch_add(1, std::memory_order_release);
-  runtime::get().progress().wake();
+  // A polling thread serves its own fault at once (serve_while_waiting); waking the progress thread too
+  // would put it on this CPU, where each of the thread's yields then waited out its rounds of looking for
+  // work (40-100 us). It is woken when the thread stops polling.
+  bool woken = !poll_;
+  if (woken) runtime::get().progress().wake();
   // The answer takes at least one message round trip: spin a little, yield while it is likely to come
   // soon (the other PE's threads may need this core), then sleep on the slot.
   const wait_on on{.call = write ? "a DSM write fault" : "a DSM read fault", .what = "page", .addr = view(page),
@@ -228,6 +232,10 @@ void space::post_fault(uint32_t page, bool write) {
     if (poll_ && now - start < 200000) {
       sched_yield();
       continue;
+    }
+    if (!woken) {
+      runtime::get().progress().wake();
+      woken = true;
     }
     timespec limit{0, 1000000};
     syscall(SYS_futex, &slot->state, FUTEX_WAIT_PRIVATE, fault_slot::posted, &limit, nullptr, 0);
