@@ -61,11 +61,8 @@ bool cpus_spare() {
 }
 }  // namespace
 
-bool wait_polls(uint64_t waited_ns) {
-  if (waited_ns < wait_polls_ns) return true;
-  return long_waits_poll.load(std::memory_order_relaxed) && cpus_spare();
-}
-
 bool wait_spins_freely() { return long_waits_poll.load(std::memory_order_relaxed) && cpus_spare(); }
+
+bool wait_polls(uint64_t waited_ns) { return waited_ns < wait_polls_ns || wait_spins_freely(); }
 
 }  // namespace rdsm::detail

@@ -77,7 +77,7 @@ class transport {
   /// Completes every operation issued so far on the stream (remote completion).
   virtual status quiet(int stream) = 0;
   /// Makes progress on incoming and outgoing operations; returns true if anything happened. `every_stream`:
-  /// on every stream's worker now; otherwise the main one, the others while they are busy and now and then.
+  /// on every stream's worker now; otherwise the main one, and the others at every 16th call.
   virtual bool progress(bool every_stream = false) = 0;
   /// A file descriptor that becomes readable when there is work; arm() returns false when there is
   /// already work to do (the caller must progress instead of sleeping).
@@ -117,7 +117,7 @@ class transport {
     if (on) {
       drivers_.fetch_add(1, std::memory_order_seq_cst);
     } else {
-      driven_at_.store(now_ns, std::memory_order_seq_cst);
+      drove(now_ns);
       drivers_.fetch_sub(1, std::memory_order_seq_cst);
     }
     driving = on;

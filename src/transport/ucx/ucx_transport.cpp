@@ -277,9 +277,9 @@ class ucx_transport final : public transport {
   }
 
   bool progress(bool every_stream) override {
-    // The main worker carries most traffic; the others (internal, contexts, the DSM's) are served now and
-    // then by a spinning waiter, since each poll of a TCP worker costs a system call, and at every call by
-    // one that backs off (peers' operations on them wait for this PE's progress over TCP).
+    // The main worker carries most traffic; the others (internal, contexts, the DSM's) are served at every
+    // 16th call, since each poll of a TCP worker costs a system call, and at every call by a waiter past its
+    // first 100 us (backoff: peers' operations on them wait for this PE's progress over TCP).
     if (!every_stream && (++progress_calls_ & 15) != 0) return ucp_worker_progress(streams_[0]->worker) != 0;
     std::shared_lock<std::shared_mutex> lock(streams_mutex_);
     return progress_all();
