@@ -4,29 +4,37 @@
 #include <dirent.h>
 #include <fcntl.h>
 #include <spawn.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdint>
 #include <csignal>
 #include <cstring>
+#include <ctime>
 
 #include "common/log.hpp"
 
 namespace rdsm::detail {
 
+namespace {
+
+status job_dir_error(const std::string& parent, const char* variable, const char* why) {
+  return status::error(format("%s=%s: cannot make the job's directory for shared memory files there (%s); set "
+                              "%s to a directory of a tmpfs this user may write, e.g. /dev/shm",
+                              variable, parent.c_str(), why, variable));
+}
+
+}  // namespace
+
 result<std::string> job_dir_create(const std::string& parent, const char* prefix, const char* variable) {
-  auto failed = [&](const char* why) {
-    return status::error(format("%s=%s: cannot make the job's directory for shared memory files there (%s); set "
-                                "%s to a directory of a tmpfs this user may write, e.g. /dev/shm",
-                                variable, parent.c_str(), why, variable));
-  };
-  if (parent.empty() || parent[0] != '/') return failed("not an absolute path");
+  if (parent.empty() || parent[0] != '/') return job_dir_error(parent, variable, "not an absolute path");
   std::string path = parent;
   if (path.back() != '/') path += '/';
   path += prefix;
   path += "-XXXXXX";
-  if (mkdtemp(path.data()) == nullptr) return failed(std::strerror(errno));
+  if (mkdtemp(path.data()) == nullptr) return job_dir_error(parent, variable, std::strerror(errno));
   return path;
 }
 
@@ -46,9 +54,12 @@ void job_dir_remove(const std::string& path) {
   rmdir(path.c_str());
 }
 
-result<int> job_dir_remove_at_exit(const std::string& path) {
-  // The helper reads a pipe that nothing writes: the read ends when every write end has closed, that is when
-  // this process has ended (the write end is close-on-exec: programs it starts do not hold it).
+namespace {
+
+// The helper waits on a pipe that nothing writes but "keep": the read ends when every write end has closed,
+// that is when this process has ended (the write end is close-on-exec: programs it starts do not hold it).
+// Unless it read "keep" it then removes the directory.
+result<int> spawn_remover(const std::string& path) {
   int lifeline[2];
   if (pipe2(lifeline, O_CLOEXEC) != 0) return status::error(format("pipe2: %s", std::strerror(errno)));
   posix_spawn_file_actions_t actions;
@@ -66,7 +77,7 @@ result<int> job_dir_remove_at_exit(const std::string& path) {
   sigfillset(&all);
   posix_spawnattr_setsigmask(&attr, &none);
   posix_spawnattr_setsigdefault(&attr, &all);
-  const char* script = "trap '' HUP INT QUIT TERM PIPE; read -r _; rm -rf -- \"$1\"";
+  const char* script = "trap '' HUP INT QUIT TERM PIPE; read -r w; [ \"$w\" = keep ] || rm -rf -- \"$1\"";
   char* argv[] = {const_cast<char*>("sh"), const_cast<char*>("-c"), const_cast<char*>(script),
                   const_cast<char*>("rdsm-job-dir"), const_cast<char*>(path.c_str()), nullptr};
   char* envp[] = {const_cast<char*>("PATH=/usr/bin:/bin"), nullptr};
@@ -80,6 +91,53 @@ result<int> job_dir_remove_at_exit(const std::string& path) {
     return status::error(format("cannot start /bin/sh to remove %s at exit: %s", path.c_str(), std::strerror(rc)));
   }
   return lifeline[1];
+}
+
+// Tells the helper to leave `path` alone, and lets it end.
+void release_remover(int lifeline) {
+  static const char keep[] = "keep\n";
+  [[maybe_unused]] ssize_t n = write(lifeline, keep, sizeof keep - 1);
+  close(lifeline);
+}
+
+std::string random_name(const std::string& parent, const char* prefix) {
+  static const char alphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+  unsigned char bytes[12] = {};
+  if (getrandom(bytes, sizeof bytes, 0) != static_cast<ssize_t>(sizeof bytes)) {
+    timespec t{};
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    const uint64_t mix = static_cast<uint64_t>(t.tv_nsec) * 0x9e3779b97f4a7c15ULL ^ static_cast<uint64_t>(getpid());
+    for (size_t i = 0; i < sizeof bytes; ++i) bytes[i] = static_cast<unsigned char>(mix >> (8 * (i % 8)) ^ i);
+  }
+  std::string path = parent;
+  if (path.back() != '/') path += '/';
+  path += prefix;
+  path += '-';
+  for (unsigned char b : bytes) path += alphabet[b % (sizeof alphabet - 1)];
+  return path;
+}
+
+}  // namespace
+
+result<job_dir_lease> job_dir_create_removed_at_exit(const std::string& parent, const char* prefix,
+                                                     const char* variable) {
+  if (parent.empty() || parent[0] != '/') return job_dir_error(parent, variable, "not an absolute path");
+  // The helper starts before the directory exists, so no moment is left in which a killed PE leaves it:
+  // the name is chosen first (72 random bits) and the helper removes it unless told to keep it.
+  for (int attempt = 0; attempt < 8; ++attempt) {
+    job_dir_lease lease{random_name(parent, prefix), -1};
+    auto remover = spawn_remover(lease.path);
+    if (remover.ok()) {
+      lease.lifeline = remover.value();
+    } else if (attempt == 0) {
+      RDSM_LOG_WARN("boot", "%s; the directory may be left behind if this PE dies", remover.error().message().c_str());
+    }
+    if (mkdir(lease.path.c_str(), 0700) == 0) return lease;
+    const int err = errno;
+    if (lease.lifeline >= 0) release_remover(lease.lifeline);  // another's directory, or none: keep it
+    if (err != EEXIST) return job_dir_error(parent, variable, std::strerror(err));
+  }
+  return job_dir_error(parent, variable, "eight random names were all taken");
 }
 
 }  // namespace rdsm::detail

@@ -15,10 +15,19 @@ result<std::string> job_dir_create(const std::string& parent, const char* prefix
 /// this runs while a job ends.
 void job_dir_remove(const std::string& path);
 
-/// Starts a small process (/bin/sh, its own process group, its signals ignored) that removes the directory
-/// once this process has ended, whether it finalized, exited or was killed: it waits for the end of a pipe
-/// whose write end only this process holds (close-on-exec), which is returned. Closing that descriptor
-/// removes the directory at once. Threads may already run: it is posix_spawn.
-result<int> job_dir_remove_at_exit(const std::string& path);
+/// A directory of this process's own, and the descriptor that keeps its helper waiting (-1: none started).
+struct job_dir_lease {
+  std::string path;
+  int lifeline = -1;
+};
+
+/// Like job_dir_create, and starts a small process (/bin/sh, its own process group, its signals ignored)
+/// that removes the directory once this process has ended, whether it finalized, exited or was killed at any
+/// moment, this call included: the helper starts before the directory is made. It waits for the end of a
+/// pipe whose write end only this process holds (close-on-exec), `lifeline`; closing it removes the
+/// directory at once. Threads may already run: it is posix_spawn. Should the helper not start, the directory
+/// is still made, with a warning, and `lifeline` is -1.
+result<job_dir_lease> job_dir_create_removed_at_exit(const std::string& parent, const char* prefix,
+                                                     const char* variable);
 
 }  // namespace rdsm::detail

@@ -16,20 +16,14 @@ namespace rdsm::detail {
 
 void ucx_shm_dir::use(ucp_config_t* cfg, const std::string& parent) {
   if (std::getenv("UCX_POSIX_DIR") != nullptr || parent.empty()) return;
-  auto dir = job_dir_create(parent, "rdsm-pe", "RDSM_SHM_DIR");
+  auto dir = job_dir_create_removed_at_exit(parent, "rdsm-pe", "RDSM_SHM_DIR");
   if (!dir.ok()) {
     RDSM_LOG_WARN("boot", "%s; UCX's shared memory files go to its default directory (/dev/shm)",
                   dir.error().message().c_str());
     return;
   }
-  path_ = dir.value();
-  auto lifeline = job_dir_remove_at_exit(path_);
-  if (lifeline.ok()) {
-    lifeline_ = lifeline.value();
-  } else {
-    RDSM_LOG_WARN("boot", "%s; the directory %s may be left behind if this PE dies",
-                  lifeline.error().message().c_str(), path_.c_str());
-  }
+  path_ = dir.value().path;
+  lifeline_ = dir.value().lifeline;
   // UCX 1.13 applies a key that no UCP setting has to every transport setting of that name: the POSIX
   // transport's DIR (UCX_POSIX_DIR) is the only one.
   ucs_status_t s = ucp_config_modify(cfg, "DIR", path_.c_str());
