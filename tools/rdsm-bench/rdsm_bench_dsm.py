@@ -27,8 +27,8 @@ def dsm_exe(tools):
 
 def run_dsm(args, out, tools):
     """dsm_bench per consistency mode: faults, barrier and the checked kernels on 2 PEs, the checked kernels on
-    1 PE, then --kernel-rounds - 1 more runs of the kernels alone on 2 and 1 PEs, alternately (the machine drifts
-    between runs); a kernel's figure is the median of its runs' medians. Returns [dict(mode, np, rows, clx,
+    1 PE, then --kernel-rounds - 1 more runs of the checked kernels alone on 2 and 1 PEs, alternately (the machine
+    drifts between runs); a kernel's figure, and its serial run's, is the median of its runs' medians. Returns [dict(mode, np, rows, clx,
     clx_end)]."""
     exe = dsm_exe(tools)
     if exe is None:
@@ -41,7 +41,7 @@ def run_dsm(args, out, tools):
     for mode in args.dsm_modes:
         plan = [(2, ["fault", "barrier", "kernels", "--check"], ""), (1, ["kernels", "--check"], "")]
         for k in range(1, args.kernel_rounds):
-            plan += [(2, ["kernels"], f"-k{k + 1}"), (1, ["kernels"], f"-k{k + 1}")]
+            plan += [(2, ["kernels", "--check"], f"-k{k + 1}"), (1, ["kernels", "--check"], f"-k{k + 1}")]
         runs = {}
         netns = []
         # Two "hosts": 1 + 1 PEs (faults, kernels), 2 + 2 PEs (kernels), and 4 PEs on one host (the same CPUs
@@ -90,7 +90,9 @@ def run_dsm(args, out, tools):
                 if k[0] in KERNELS and k[1] != "serial":
                     same = [x["rows"][k] for x in runs[n] if k in x["rows"]]
                     med = statistics.median(x["median"] for x in same)
-                    serial = r["median"] / r["ratio"] if r["ratio"] > 0 else 0  # the checked run's serial time
+                    # Each run times the serial kernel after each of its DSM runs: the median of those medians.
+                    serials = [x["median"] / x["ratio"] for x in same if x["ratio"] > 0]
+                    serial = statistics.median(serials) if serials else 0
                     first["rows"][k] = dict(r, median=med, ratio=med / serial if serial else 0,
                                             p99=max(x["p99"] for x in same), samples=sum(x["samples"] for x in same),
                                             run=f"{r['run']}+{len(same) - 1}")
