@@ -101,6 +101,9 @@ class space final : private sequential_port {
   void release_waiters(uint32_t page);
   bool run_satisfied(const fault_slot& slot) const;
   void send(int pe, const message& m) override;
+  void transmit(int pe, const message& m);
+  /// Applies the protections the service round gathered, then sends the messages held back for them.
+  void flush_protections();
   void fetch(uint32_t page) override;
   void write_back(uint32_t page) override;
   /// Decides the home of a first-touch page: a claim at its manager (also the release protocol's).
@@ -161,6 +164,7 @@ class space final : private sequential_port {
   std::mutex inbox_mu_;
   std::deque<incoming> inbox_;
   std::atomic<size_t> inbox_size_{0};
+  std::deque<std::pair<int, message>> outbox_;  // messages held back until the protections before them apply
   std::atomic<size_t> deferred_size_{0};  // the protocol's messages kept for later (has_work reads it)
   std::atomic<bool> released_{false};     // a faulting thread was released (service yields to it)
   static constexpr int n_slots = 64;

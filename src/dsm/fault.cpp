@@ -31,9 +31,10 @@ namespace {
 struct sigaction previous{};
 struct sigaction previous_nudge{};
 std::atomic<space*> active{nullptr};
-// How late a fault's answer is before its thread nudges the peers that have not read their mail, and
-// again while it waits.
-constexpr uint64_t nudge_after_ns = 30000;
+// How late a fault's answer is before its thread nudges the peers that have not read their mail (a
+// progress thread that runs takes its mail within a microsecond or two), and how often again while it
+// waits (a signal costs the peer's computing thread 5-40 us here; one pending at a time).
+constexpr uint64_t nudge_first_ns = 10000, nudge_again_ns = 30000;
 
 // Whether the faulting access was a write. On x86-64, from the page-fault error code. On aarch64, from the
 // first of these that answers: the ESR record the kernel puts in the signal frame (absent under qemu-user
@@ -214,22 +215,23 @@ void space::post_fault(uint32_t page, bool write) {
   const wait_on on{.call = write ? "a DSM write fault" : "a DSM read fault", .what = "page", .addr = view(page),
                    .pe = pages_->home(page)};
   wait_scope scope(on);
-  uint64_t start = 0, nudged = 0;
+  const uint64_t posted_ns = monotonic_ns();
+  uint64_t nudge_at = posted_ns + nudge_first_ns;
   for (unsigned spins = 0; slot->state.load(std::memory_order_acquire) != fault_slot::done; ++spins) {
     if (poll_ && serve_while_waiting()) continue;  // progress made: look again at once
+    const uint64_t now = monotonic_ns();
+    if (nudge_ && now >= nudge_at) {
+      // The answer is late: a progress thread on the way (the home's, an owner's) may be queued behind a
+      // computing thread for the rest of its time slice. Timed from the post, whatever this thread did
+      // since (its yields lost the CPU for 40-70 us at a time).
+      channel_->nudge_stalled();
+      nudge_at = now + nudge_again_ns;
+    }
     if (spins < 64) {
       cpu_relax();
       continue;
     }
-    const uint64_t now = monotonic_ns();
-    if (start == 0) start = nudged = now;
-    if (nudge_ && now - nudged > nudge_after_ns) {
-      // The answer is late: a progress thread on the way (the home's, an owner's) may be queued behind a
-      // computing thread for the rest of its time slice.
-      channel_->nudge_stalled();
-      nudged = now;
-    }
-    if (poll_ && now - start < 200000) {
+    if (poll_ && now - posted_ns < 200000) {
       sched_yield();
       continue;
     }

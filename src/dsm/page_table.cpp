@@ -35,6 +35,36 @@ page_table::page_table(char* view, int view_fd, char* frames, char* twins, uint3
       max_runs_(max_map_count() / 4), share_budget_(max_runs_) {}
 
 void page_table::protect(uint32_t page, uint32_t n, page_state s) {
+  if (n == 0) return;
+  if (!gathering_) {
+    apply(page, n, s);
+    return;
+  }
+  if (gathered_.n != 0 && (gathered_.s != s || page != gathered_.page + gathered_.n)) flush();
+  if (gathered_.n == 0) gathered_ = {page, 0, s};
+  gathered_.n += n;
+  set_states(page, n, s);
+}
+
+void page_table::gather(bool on) {
+  if (!on) flush();
+  gathering_ = on;
+}
+
+bool page_table::flush() {
+  if (gathered_.n == 0) return false;
+  const run r = gathered_;
+  gathered_.n = 0;
+  apply(r.page, r.n, r.s);
+  return true;
+}
+
+bool page_table::gathered(uint32_t page, uint32_t n) const {
+  if (gathered_.n == 0) return false;
+  return n == 0 || (page < gathered_.page + gathered_.n && gathered_.page < page + n);
+}
+
+void page_table::apply(uint32_t page, uint32_t n, page_state s) {
   const int prot = s == page_state::modified ? PROT_READ | PROT_WRITE
                    : s == page_state::shared ? PROT_READ
                                               : PROT_NONE;
@@ -76,10 +106,14 @@ void page_table::protect_runs(const std::vector<uint32_t>& pages, page_state s) 
   }
 }
 
-void page_table::forget_entries(uint32_t page, uint32_t n) { std::fill_n(entered_.begin() + page, n, uint8_t{0}); }
+void page_table::forget_entries(uint32_t page, uint32_t n) {
+  if (gathered(page, n)) flush();
+  std::fill_n(entered_.begin() + page, n, uint8_t{0});
+}
 
 bool page_table::share(uint32_t page, uint32_t n, int file) {
   if (view_fd_ < 0 || file < 0 || share_budget_ == 0) return false;
+  if (gathered(page, n)) flush();
   if (!map_view(page, n, PROT_READ, file, true)) {
     map_own(page, n);  // whatever the failed call left there
     return false;
@@ -96,6 +130,7 @@ void page_table::mapped_from(uint32_t page, uint32_t n, page_state s) {
 }
 
 void page_table::map_home(uint32_t page, uint32_t n, int file, page_state s, uint32_t fill, uint32_t n_fill) {
+  flush();  // what it closes, and the pages it maps, take their protections in order
   while (share_budget_ == 0 && !home_runs_.empty()) {
     auto [first, count] = home_runs_.front();
     home_runs_.pop_front();

@@ -68,6 +68,9 @@ bool space::serve() {
 }
 
 bool space::serve_locked() {
+  // The round's protections are gathered into runs (page_table::gather) and applied at its end, before
+  // the messages that announce them go out.
+  pages_->gather(true);
   bool did = seq_->retry_deferred();
   for (;;) {
     std::deque<incoming> batch;
@@ -87,6 +90,8 @@ bool space::serve_locked() {
     if (!seq_->drain_self()) break;
     did = true;
   }
+  flush_protections();
+  pages_->gather(false);
   deferred_size_.store(seq_->deferred(), std::memory_order_release);
   return did;
 }
@@ -104,6 +109,25 @@ void space::on_message(int from, const void* data, size_t n) {
 }
 
 void space::send(int pe, const message& m) {
+  // A grant or an acknowledgement promises that this PE's protection changed: it waits for the gathered
+  // protections, and every later message waits behind it.
+  if (pages_->gathered() || !outbox_.empty()) {
+    outbox_.emplace_back(pe, m);
+    return;
+  }
+  transmit(pe, m);
+}
+
+void space::flush_protections() {
+  pages_->flush();
+  while (!outbox_.empty()) {
+    const auto [pe, m] = outbox_.front();
+    outbox_.pop_front();
+    transmit(pe, m);
+  }
+}
+
+void space::transmit(int pe, const message& m) {
   RDSM_LOG_TRACE("dsm", "-> PE %d %s page %u", pe, msg_name(m.kind), m.page);
   std::atomic_thread_fence(std::memory_order_release);  // frame writes before the message that announces them
   if (!channel_->send(pe, m)) {
@@ -125,6 +149,7 @@ void space::serve_faults() {
 }
 
 void space::release_waiter(fault_slot& slot) {
+  flush_protections();  // the thread finds its run open
   seq_->hold(slot.page);
   complete_fault(slot);
   released_.store(true, std::memory_order_relaxed);
@@ -152,11 +177,13 @@ void space::release_waiters(uint32_t page) {
 // ---- data movement and protection ----
 
 void space::fetch(uint32_t page) {
+  if (pages_->gathered(page, 1)) flush_protections();
   mem_->read(home(page), frame_offset(page), frame(page), page_size_);
   stats_.fetches.fetch_add(1, std::memory_order_relaxed);
 }
 
 void space::write_back(uint32_t page) {
+  if (pages_->gathered(page, 1)) flush_protections();  // no store slips in after the copy
   runtime& rt = runtime::get();
   const int h = home(page);
   const sym_addr at{dsm_region, static_cast<uint64_t>(page) << shift_};

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
+#include <string>
 
 #include "dsm/page_table.hpp"
 
@@ -111,6 +112,63 @@ TEST(PageTable, ProtectionsAfterTheFirstOpeningFollowTheState) {
   pages.protect(0, 2, page_state::shared);
   EXPECT_EQ(pages.view(0)[0], 'w');
   EXPECT_EQ(pages.view(1)[0], 'y');
+}
+
+// The protection /proc/self/maps gives the mapping that holds `p` ("r--", "rw-", "---"), and whether that
+// mapping spans exactly [from, to).
+std::string protection_of(const void* p, const void* from = nullptr, const void* to = nullptr, bool* spans = nullptr) {
+  FILE* maps = std::fopen("/proc/self/maps", "r");
+  if (maps == nullptr) return "?";
+  char line[512];
+  std::string found = "none";
+  const auto at = reinterpret_cast<uintptr_t>(p);
+  while (std::fgets(line, sizeof line, maps) != nullptr) {
+    uintptr_t lo = 0, hi = 0;
+    char perms[8] = {};
+    if (std::sscanf(line, "%lx-%lx %7s", &lo, &hi, perms) != 3 || at < lo || at >= hi) continue;
+    found.assign(perms, 3);
+    if (spans != nullptr)
+      *spans = lo == reinterpret_cast<uintptr_t>(from) && hi == reinterpret_cast<uintptr_t>(to);
+    break;
+  }
+  std::fclose(maps);
+  return found;
+}
+
+// A service round's protections: the state changes at once, the protection at flush, one mapping per run
+// of consecutive pages given one state; anything else flushes what was gathered first.
+TEST(PageTable, GatheredProtectionsApplyAsOneRunAtTheFlush) {
+  file_view f;
+  ASSERT_NE(f.view, MAP_FAILED);
+  page_table pages(f.view, f.fd, f.frames, nullptr, n_pages, f.shift);
+  pages.protect(0, n_pages, page_state::modified);  // entered: the run below is opened by mprotect
+  pages.gather(true);
+  for (uint32_t p = 2; p < 6; ++p) pages.protect(p, 1, page_state::shared);  // a run, page by page
+  for (uint32_t p = 2; p < 6; ++p) EXPECT_EQ(pages.state(p), page_state::shared);
+  EXPECT_TRUE(pages.gathered());
+  EXPECT_TRUE(pages.gathered(5, 1));
+  EXPECT_FALSE(pages.gathered(6, 2));
+  EXPECT_EQ(protection_of(pages.view(3)), "rw-") << "applied before the flush";
+  EXPECT_TRUE(pages.flush());
+  EXPECT_FALSE(pages.gathered());
+  bool spans = false;
+  EXPECT_EQ(protection_of(pages.view(3), pages.view(2), pages.view(6), &spans), "r--");
+  EXPECT_TRUE(spans) << "the run is not one mapping";
+  EXPECT_FALSE(pages.flush());
+
+  // Another state, or a page that does not continue the run, applies the run gathered so far.
+  pages.protect(6, 1, page_state::invalid);
+  pages.protect(7, 1, page_state::shared);
+  EXPECT_EQ(protection_of(pages.view(6)), "---");
+  EXPECT_EQ(protection_of(pages.view(7)), "rw-");
+  pages.protect(0, 1, page_state::invalid);
+  EXPECT_EQ(protection_of(pages.view(7)), "r--");
+  EXPECT_EQ(protection_of(pages.view(0)), "rw-");
+  pages.gather(false);  // applies the rest, and protections apply at once again
+  EXPECT_EQ(protection_of(pages.view(0)), "---");
+  pages.protect(1, 1, page_state::shared);
+  EXPECT_FALSE(pages.gathered());
+  EXPECT_EQ(protection_of(pages.view(1)), "r--");
 }
 
 TEST(PageTable, SharedPagesShowTheHomesFramesUntilTheirNextProtection) {
