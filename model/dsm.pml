@@ -10,6 +10,11 @@
  *     -DBUG_NO_WRITEBACK  a recalled modified owner does not write its frame back -> read_ok/final_ok
  *     -DRACY_GRANT        the grant is applied by the application after it wakes up instead of by
  *                         the handler in message order (see README.md: a recall overtakes it)
+ *     -DBUG_EXCL_KEPT     a recalled exclusive owner keeps its right to upgrade     -> swmr_ok fails
+ *
+ * Read-modify-write: a read miss may ask for ownership instead (write_req; the implementation does when
+ * this PE's last write upgraded a copy it had read), and its grant leaves the page shared but exclusive:
+ * the write that follows upgrades it to modified locally, with no message. A recall clears exclusive.
  *
  * Local states, messages and directory fields have the names the implementation uses.
  * Properties (assertions; the name is what pan prints after "assertion violated"):
@@ -55,6 +60,8 @@ mtype st[NPE*NPG];      /* st[IX(i,p)]: PE i's local state of page p */
 byte  frame[NPE*NPG];   /* PE i's frame of page p; the home's frame is the authoritative copy */
 byte  hver[NPE*NPG];    /* have_version: version of PE i's shared copy of page p, NOVER if unknown */
 bit   waiting[NPE];     /* PE i's application is blocked on a grant (one outstanding request) */
+bit   excl[NPE*NPG];    /* exclusive: PE i owns page p (the directory says so) but holds it shared */
+bit   asked_read[NPE];  /* PE i's outstanding write_req was asked for by a read */
 #ifdef RACY_GRANT
 mtype gm[NPE]; byte gp[NPE], ga[NPE], gb[NPE];  /* the grant, handed by the handler to the app */
 #endif
@@ -112,6 +119,7 @@ inline set_st(i, p, s) {
 inline apply_grant(i, m, p, a, b) {
   if
   :: m == read_grant ->
+       excl[IX(i,p)] = 0;
        if
        :: i != HOME(p) -> frame[IX(i,p)] = frame[IX(HOME(p),p)]
        :: else
@@ -124,7 +132,11 @@ inline apply_grant(i, m, p, a, b) {
        :: else
        fi;
        hver[IX(i,p)] = NOVER;
-       set_st(i, p, modified)
+       if
+       :: asked_read[i] -> excl[IX(i,p)] = 1; set_st(i, p, shared)
+       :: else -> set_st(i, p, modified)
+       fi;
+       asked_read[i] = 0
   fi
 }
 
@@ -229,16 +241,25 @@ end_idle:
          waiting[me] = 0
     /* sharer: drop the copy, acknowledge */
     :: m == inv ->
+         excl[IX(me,p)] = 0;
          set_st(me, p, invalid);
          deliver_ack(p, inv_ack)
     /* owner, modified: first drop own access (state := keep) ... */
     :: m == recall && st[IX(me,p)] == modified ->
          set_st(me, p, a);
          goto writeback
-    /* owner, not modified any more: just acknowledge. (Never reached here: a recall always finds
-     * the owner modified, since its grant was applied before; with -DRACY_GRANT it is reached,
-     * and then this reply is wrong, see README.md.) */
+    /* owner, exclusive (shared, never written since the grant): drop to keep, nothing to write back.
+     * Otherwise never reached: a recall finds the owner modified, since its grant was applied before
+     * (with -DRACY_GRANT it is reached, and then this reply is wrong, see README.md). */
     :: m == recall && st[IX(me,p)] != modified ->
+         if
+         :: excl[IX(me,p)] ->
+#ifndef BUG_EXCL_KEPT
+              excl[IX(me,p)] = 0;
+#endif
+              set_st(me, p, a)
+         :: else
+         fi;
          deliver_ack(p, recall_ack)
     fi;
     m = 0; p = 0; a = 0; b = 0; src = 0;
@@ -268,7 +289,7 @@ writeback:
  * between. After MAXTRY requests the access is abandoned (a bound on the model, not the protocol).
  * Callers put access() in an atomic block right after choosing p and w: the first attempt is one
  * step with the choice; atomicity ends whenever the application sleeps. */
-#define MISS(me,p,w) ((w && st[IX(me,p)] != modified) || (!w && st[IX(me,p)] == invalid))
+#define MISS(me,p,w) ((w && st[IX(me,p)] != modified && !(st[IX(me,p)] == shared && excl[IX(me,p)])) || (!w && st[IX(me,p)] == invalid))
 #ifdef RACY_GRANT
 #define READY(me) (!waiting[me] && gm[me] == 0)
 #else
@@ -276,6 +297,10 @@ writeback:
 #endif
 inline access(me, p, w) {
   do
+  /* a write to an exclusive page: the fault upgrades it here (the access then runs again) */
+  :: READY(me) && w && st[IX(me,p)] == shared && excl[IX(me,p)] ->
+       excl[IX(me,p)] = 0;
+       set_st(me, p, modified)
   :: READY(me) && w && st[IX(me,p)] == modified ->
        read_ok = (frame[IX(me,p)] == latest[p]); assert(read_ok);
        latest[p]++; frame[IX(me,p)] = latest[p];
@@ -290,7 +315,8 @@ inline access(me, p, w) {
        waiting[me] = 1;
        if
        :: !w -> req[me]!read_req, p, 0
-       :: w && st[IX(me,p)] == shared -> req[me]!write_req, p, hver[IX(me,p)]
+       :: !w -> asked_read[me] = 1; req[me]!write_req, p, NOVER    /* read-modify-write guessed */
+       :: w && st[IX(me,p)] == shared && !excl[IX(me,p)] -> req[me]!write_req, p, hver[IX(me,p)]
        :: w && st[IX(me,p)] != shared -> req[me]!write_req, p, NOVER
        fi
 #ifdef RACY_GRANT

@@ -93,6 +93,7 @@ class space final : private sequential_port {
 
   // protocol.cpp (sequential): the service, and the protocol's port
   void post_fault(uint32_t page, bool write);
+  bool upgrade_exclusive(uint32_t page);
   bool serve();
   bool serve_locked();  // under mu_; whether it handled a message or a fault
   bool has_work() const;

@@ -165,7 +165,20 @@ void space::on_fault(uint32_t page, bool write) {
     copy_read_only(page);
     return;
   }
+  if (write && upgrade_exclusive(page)) return;
   post_fault(page, write);
+}
+
+bool space::upgrade_exclusive(uint32_t page) {
+  // A write to a page this PE owns read-only (its read asked for ownership: read-modify-write) is served
+  // here, without a message, unless the protocol's lock is taken (the service then does the same).
+  if (state(page) != page_state::shared) return false;
+  std::unique_lock<std::mutex> lock(mu_, std::try_to_lock);
+  if (!lock.owns_lock() || !seq_->upgrade(page)) return false;
+  // The page stays with this thread while it runs its write, as after a grant.
+  seq_->hold(page);
+  seq_->resumed(page, monotonic_ns());
+  return true;
 }
 
 void space::copy_read_only(uint32_t page) {

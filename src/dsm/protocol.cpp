@@ -143,7 +143,8 @@ void space::serve_faults() {
   for (fault_slot& slot : slots_) {
     if (slot.state.load(std::memory_order_acquire) != fault_slot::posted) continue;
     const uint32_t page = slot.page;
-    if (!seq_->satisfied(page, slot.write) && !seq_->pending(page)) slot.run_end = seq_->start_request(page, slot.write);
+    if (!seq_->satisfied(page, slot.write) && !seq_->pending(page) && !(slot.write && seq_->upgrade(page)))
+      slot.run_end = seq_->start_request(page, slot.write);
     if (run_satisfied(slot)) release_waiter(slot);
   }
 }

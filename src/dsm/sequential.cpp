@@ -28,6 +28,9 @@ sequential_protocol::sequential_protocol(page_table& pages, sequential_port& por
       pending_(pages.pages(), 0),
       read_before_(pages.pages(), 0),
       written_before_(pages.pages(), 0),
+      rmw_(pages.pages(), 0),
+      asked_read_(pages.pages(), 0),
+      exclusive_(pages.pages(), 0),
       owner_(pages.pages(), no_pe),
       dir_version_(pages.pages(), 0),
       words_((static_cast<size_t>(n_pes) + 63) / 64),
@@ -72,12 +75,14 @@ void sequential_protocol::reset(uint32_t page, bool owned) {
   versions_[page] = 0;
   pending_[page] = 0;
   read_before_[page] = written_before_[page] = 0;
+  rmw_[page] = asked_read_[page] = exclusive_[page] = 0;
   dir_version_[page] = 0;
   clear_sharers(page);
   owner_[page] = owned ? my_pe_ : no_pe;
 }
 
 void sequential_protocol::forget(uint32_t page, bool bump) {
+  exclusive_[page] = 0;
   owner_[page] = no_pe;
   clear_sharers(page);
   if (bump) ++dir_version_[page];
@@ -137,6 +142,7 @@ void sequential_protocol::handle(int from, const message& m) {
     case msg_kind::write_req: home_request(from, m); break;
     case msg_kind::recall: on_recall(from, m); break;
     case msg_kind::inv: {
+      exclusive_[m.page] = 0;  // (an owner is recalled, never invalidated: for safety only)
       if (pages_.state(m.page) == page_state::shared) {
         pages_.protect(m.page, 1, page_state::invalid);
         stats_.invalidations.fetch_add(1, std::memory_order_relaxed);
@@ -161,8 +167,16 @@ bool sequential_protocol::satisfied(uint32_t page, bool write) const {
 uint32_t sequential_protocol::start_request(uint32_t page, bool write) {
   port_.resolve_home(page);
   const int h = pages_.home(page);
-  const bool take_ownership = write || pages_.advice(page) == RDSM_DSM_MIGRATORY;
+  const bool migratory = pages_.advice(page) == RDSM_DSM_MIGRATORY;
+  if (write && pages_.state(page) == page_state::shared) rmw_[page] = 1;  // it read, now it writes
+  const bool exclusive_read = !write && !migratory && rmw_[page] != 0;
+  const bool take_ownership = write || migratory || exclusive_read;
+  asked_read_[page] = exclusive_read ? 1 : 0;
   send_request(page, take_ownership);
+  if (exclusive_read) {
+    read_before_[page] = 1;
+    return page + 1;  // the guess covers this page only
+  }
   // The request also covers the following pages of the same home and advice that this PE accessed the
   // same way before and lost since (up to the prefetch): a halo row read again after its writer took it
   // back, or a home's row written again after its readers copied it. The home answers them in the same
@@ -196,6 +210,7 @@ void sequential_protocol::on_grant(const message& m) {
   pending_[page] = 0;
   const bool at_home = pages_.home(page) == my_pe_;
   if (m.kind == msg_kind::read_grant) {
+    exclusive_[page] = asked_read_[page] = 0;
     if (!at_home) port_.fetch(page);
     versions_[page] = m.version;
     pages_.protect(page, 1, page_state::shared);
@@ -204,13 +219,28 @@ void sequential_protocol::on_grant(const message& m) {
   }
   if (!at_home && m.current == 0) port_.fetch(page);
   versions_[page] = m.version;
-  pages_.protect(page, 1, page_state::modified);
+  // Asked for by a read: exclusive, but read-only until this PE writes (upgrade).
+  const bool read_only = asked_read_[page] != 0;
+  asked_read_[page] = 0;
+  exclusive_[page] = read_only ? 1 : 0;
+  pages_.protect(page, 1, read_only ? page_state::shared : page_state::modified);
   port_.granted(page);
+}
+
+bool sequential_protocol::upgrade(uint32_t page) {
+  if (exclusive_[page] == 0 || pages_.state(page) != page_state::shared) return false;
+  exclusive_[page] = 0;
+  pages_.protect(page, 1, page_state::modified);
+  return true;
 }
 
 void sequential_protocol::on_recall(int from, const message& m) {
   const uint32_t page = m.page;
   const page_state s = pages_.state(page);
+  if (exclusive_[page] != 0) {  // owned read-only: never written, nothing to write back
+    exclusive_[page] = 0;
+    rmw_[page] = 0;  // the read was not followed by a write after all
+  }
   if (s == page_state::modified) {
     // Access goes first, so no store slips in after the copy; then the copy reaches the home.
     pages_.protect(page, 1, m.keep_shared != 0 ? page_state::shared : page_state::invalid);

@@ -46,8 +46,14 @@ class sequential_protocol {
   /// Whether a request of this PE for the page is under way.
   bool pending(uint32_t page) const { return pending_[page] != 0; }
   /// Asks the page's home for access, and for the following pages of the same home accessed the same way
-  /// before (up to the prefetch). Returns the end of the run asked for: pages [page, end).
+  /// before (up to the prefetch). Returns the end of the run asked for: pages [page, end). A read of a page
+  /// this PE last upgraded (read, then wrote: a read-modify-write, as under a lock) asks for ownership
+  /// instead, and its grant maps the page read-only but exclusive: the write that follows upgrades here,
+  /// without a message.
   uint32_t start_request(uint32_t page, bool write);
+  /// A write to a page this PE owns exclusive but read-only: makes it writable (one mprotect, no message)
+  /// and returns true; false when the page is not so held.
+  bool upgrade(uint32_t page);
 
   // ---- messages ----
   /// Handles a message from PE `from` (this PE's own come through drain_self), or keeps it for later when
@@ -113,6 +119,13 @@ class sequential_protocol {
   std::vector<uint8_t> pending_;         // a request of this PE for the page is under way
   std::vector<uint8_t> read_before_;     // a thread of this PE faulted reading the page since its allocation
   std::vector<uint8_t> written_before_;  // ... writing it
+  // Read-modify-write: `rmw_`, this PE's last write fault on the page upgraded a copy it held, so its next
+  // read fault asks for ownership (`asked_read_` while that request is out); `exclusive_`, it owns the page
+  // (the directory says so) and maps it read-only until its first write. An exclusive page taken away
+  // before that write clears `rmw_`: the guess was wrong.
+  std::vector<uint8_t> rmw_;
+  std::vector<uint8_t> asked_read_;
+  std::vector<uint8_t> exclusive_;
   // Directory (meaningful for pages this PE is home of)
   std::vector<int32_t> owner_;
   std::vector<uint32_t> dir_version_;

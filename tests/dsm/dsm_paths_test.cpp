@@ -1,7 +1,7 @@
 // The DSM's protocol paths on several PEs, each checked by its values and by the counters that show the
 // path was taken: write-back at release, self-invalidation only of written pages, false sharing merged,
 // prefetch, read-only pages copied without the home, the queue lock, and (sequential mode) the message
-// channel. Run in both consistency modes, on 2
+// channel and read-modify-write taken at the read. Run in both consistency modes, on 2
 // and 4 PEs, over shared memory and TCP, and across two network namespaces (tests/multihost).
 #include <gtest/gtest.h>
 #include <sched.h>
@@ -187,6 +187,44 @@ TEST(DsmPaths, SequentialModeAsksForARunAccessedBeforeInOneFault) {
     if (me() == last) {
       EXPECT_EQ(after.read_faults - before.read_faults, per_turn) << "turn " << turn;
     }
+  }
+  rdsm_dsm_free(p);
+}
+
+TEST(DsmPaths, SequentialModeReadModifyWriteTakesOneRequestPerTurn) {
+  // A counter incremented by each PE in turn (a load, then a store): once a PE's write has upgraded a copy
+  // it read, its next read asks for ownership and the store that follows upgrades at once, so the home
+  // serves one request per turn, not two. Then turns in which one PE writes and every other reads: the
+  // readers' guesses turn out wrong, are dropped, and every read still sees the write.
+  if (release_mode()) GTEST_SKIP() << "sequential consistency only";
+  const size_t page = rdsm_dsm_page_size();
+  auto* p = static_cast<long*>(rdsm_dsm_alloc_placed(page, RDSM_DSM_ON_PE, 0));
+  volatile long* counter = p;
+  const int n = npes();
+  auto increment_in_turns = [&](int from, int to) {
+    for (int turn = from; turn < to; ++turn) {
+      if (turn % n == me()) *counter = *counter + 1;
+      rdsm_dsm_barrier();
+    }
+  };
+  increment_in_turns(0, 2 * n);  // every PE has read and then written the page: each guesses from now on
+  const rdsm_dsm_stats_t before = stats();
+  const int turns = 8 * n;
+  increment_in_turns(2 * n, 2 * n + turns);
+  const rdsm_dsm_stats_t after = stats();
+  EXPECT_EQ(*counter, 2 * n + turns);
+  if (me() == 0) {
+    const uint64_t served = after.requests_served - before.requests_served;
+    EXPECT_GE(served, static_cast<uint64_t>(turns)) << "the page moved without a request";
+    EXPECT_LE(served, static_cast<uint64_t>(turns) + 1) << "a read and a write request per increment";
+  }
+  rdsm_dsm_barrier();
+  for (long turn = 1; turn <= 4L * n; ++turn) {
+    const long base = 2L * n + turns;
+    if (turn % n == me()) *counter = base + turn;
+    rdsm_dsm_barrier();
+    ASSERT_EQ(*counter, base + turn) << "turn " << turn;
+    rdsm_dsm_barrier();
   }
   rdsm_dsm_free(p);
 }

@@ -251,3 +251,59 @@ TEST(SequentialProtocol, ARequestAsksAgainForTheRunReadBefore) {
   EXPECT_EQ(w.state(1, 3), page_state::invalid);
   EXPECT_EQ(w.fault(1, 8, true), 9u) << "a page of PE 1's own: asked for alone";
 }
+
+TEST(SequentialProtocol, AReadModifyWriteAsksForOwnershipAtTheReadAndUpgradesWithoutAMessage) {
+  world w(3);
+  w.fault(1, 0, false);  // PE 1 reads, then writes: an upgrade of the copy it read
+  w.run();
+  w.fault(1, 0, true);
+  w.run();
+  ASSERT_EQ(w.state(1, 0), page_state::modified);
+  fill(w.frame(1, 0), 'E');
+  w.fault(2, 0, true);  // PE 2 takes it away
+  w.run();
+  ASSERT_EQ(w.state(1, 0), page_state::invalid);
+  fill(w.frame(2, 0), 'F');
+  // PE 1 reads again: it asks for ownership, and gets the page exclusive but read-only.
+  w.fault(1, 0, false);
+  EXPECT_EQ(w.in_flight(msg_kind::write_req), 1u);
+  EXPECT_EQ(w.in_flight(msg_kind::read_req), 0u);
+  w.run();
+  EXPECT_EQ(w.state(1, 0), page_state::shared);
+  EXPECT_EQ(w.state(2, 0), page_state::invalid) << "an exclusive holder has no sharer beside it";
+  EXPECT_TRUE(holds(w.frame(1, 0), 'F'));
+  // Its write upgrades here: no message.
+  EXPECT_TRUE(w.at(1).protocol.upgrade(0));
+  EXPECT_EQ(w.state(1, 0), page_state::modified);
+  EXPECT_TRUE(w.queue.empty());
+  EXPECT_FALSE(w.at(1).protocol.upgrade(0)) << "upgraded once";
+  EXPECT_FALSE(w.at(2).protocol.upgrade(0)) << "PE 2 holds nothing";
+}
+
+TEST(SequentialProtocol, AnExclusivePageTakenBackUnwrittenEndsTheGuess) {
+  world w(3);
+  w.fault(1, 0, false);
+  w.run();
+  w.fault(1, 0, true);
+  w.run();
+  w.fault(2, 0, true);
+  w.run();
+  w.fault(1, 0, false);  // the guess: exclusive, read-only
+  w.run();
+  ASSERT_EQ(w.state(1, 0), page_state::shared);
+  const int write_backs = w.at(1).port.write_backs;
+  w.fault(2, 0, false);  // a reader recalls PE 1 before it wrote
+  w.run();
+  EXPECT_EQ(w.state(1, 0), page_state::shared);
+  EXPECT_EQ(w.state(2, 0), page_state::shared);
+  EXPECT_EQ(w.at(1).port.write_backs, write_backs) << "an unwritten page is not written back";
+  EXPECT_FALSE(w.at(1).protocol.upgrade(0)) << "no longer the owner: a write must ask";
+  w.fault(0, 0, true);  // PE 0 (the home) writes: every copy goes
+  w.run();
+  ASSERT_EQ(w.state(1, 0), page_state::invalid);
+  w.fault(1, 0, false);  // the guess was wrong once: a plain read again
+  EXPECT_EQ(w.in_flight(msg_kind::read_req), 1u);
+  EXPECT_EQ(w.in_flight(msg_kind::write_req), 0u);
+  w.run();
+  EXPECT_EQ(w.state(1, 0), page_state::shared);
+}
