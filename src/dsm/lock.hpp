@@ -9,12 +9,15 @@
 namespace rdsm::detail::dsm {
 
 /// One lock, symmetric: the same object in every PE. `tail` is meaningful at the lock's home PE (the
-/// last PE queued, plus one; 0 = free); `next` and `waiting` are each PE's own queue node.
+/// last PE queued, plus one; 0 = free); `next` and `waiting` are each PE's own queue node; `live` and
+/// `held` are this PE's own bookkeeping, never read by a peer.
 struct alignas(64) queue_lock {
   uint64_t tail;
   uint64_t next;     // the PE queued behind this one, plus one; 0 = none yet
   uint64_t waiting;  // 1 while this PE waits for its predecessor's hand-off
   uint64_t home;     // the PE holding `tail` (the same value in every PE)
+  uint64_t live;     // queue_lock_live from its creation to its destruction
+  uint64_t held;     // 1 while this PE holds the lock or is acquiring it (its queue node is in use)
 };
 // Symmetric and read by peers, also of other architectures (core/job_record.hpp's wire_layout_version).
 static_assert(sizeof(queue_lock) == 64, "queue_lock must have one layout on every architecture");

@@ -4,6 +4,7 @@
 #include <shmem.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 
@@ -53,6 +54,12 @@ int main(int argc, char **argv) {
     rdsm_dsm_lock_t *l = rdsm_dsm_lock_create();
     rdsm_dsm_lock_destroy(l);
     if (shmem_my_pe() == 1) rdsm_dsm_lock(l);
+    shmem_barrier_all();
+  } else if (strcmp(mode, "lock_not_symmetric") == 0) {
+    static long words[8]; /* symmetric, but never a lock */
+    long *local = malloc(64);
+    if (shmem_my_pe() == 0) rdsm_dsm_lock((rdsm_dsm_lock_t *)local);
+    if (shmem_my_pe() == 1) rdsm_dsm_lock((rdsm_dsm_lock_t *)words);
     shmem_barrier_all();
   } else if (strcmp(mode, "exhausted") == 0) {
     void *p = rdsm_dsm_alloc((size_t)1 << 30);
