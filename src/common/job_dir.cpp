@@ -26,14 +26,21 @@ status job_dir_error(const std::string& parent, const char* variable, const char
                               variable, parent.c_str(), why, variable));
 }
 
+// "<parent>/<prefix>-", to which the caller appends the random part; `parent` must be absolute.
+result<std::string> name_stem(const std::string& parent, const char* prefix, const char* variable) {
+  if (parent.empty() || parent[0] != '/') return job_dir_error(parent, variable, "not an absolute path");
+  std::string stem = parent;
+  if (stem.back() != '/') stem += '/';
+  stem += prefix;
+  stem += '-';
+  return stem;
+}
+
 }  // namespace
 
 result<std::string> job_dir_create(const std::string& parent, const char* prefix, const char* variable) {
-  if (parent.empty() || parent[0] != '/') return job_dir_error(parent, variable, "not an absolute path");
-  std::string path = parent;
-  if (path.back() != '/') path += '/';
-  path += prefix;
-  path += "-XXXXXX";
+  RDSM_ASSIGN_OR_RETURN(std::string path, name_stem(parent, prefix, variable));
+  path += "XXXXXX";
   if (mkdtemp(path.data()) == nullptr) return job_dir_error(parent, variable, std::strerror(errno));
   return path;
 }
@@ -100,7 +107,8 @@ void release_remover(int lifeline) {
   close(lifeline);
 }
 
-std::string random_name(const std::string& parent, const char* prefix) {
+// `stem` and 12 random letters and digits (72 bits).
+std::string random_name(const std::string& stem) {
   static const char alphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
   unsigned char bytes[12] = {};
   if (getrandom(bytes, sizeof bytes, 0) != static_cast<ssize_t>(sizeof bytes)) {
@@ -109,10 +117,7 @@ std::string random_name(const std::string& parent, const char* prefix) {
     const uint64_t mix = static_cast<uint64_t>(t.tv_nsec) * 0x9e3779b97f4a7c15ULL ^ static_cast<uint64_t>(getpid());
     for (size_t i = 0; i < sizeof bytes; ++i) bytes[i] = static_cast<unsigned char>(mix >> (8 * (i % 8)) ^ i);
   }
-  std::string path = parent;
-  if (path.back() != '/') path += '/';
-  path += prefix;
-  path += '-';
+  std::string path = stem;
   for (unsigned char b : bytes) path += alphabet[b % (sizeof alphabet - 1)];
   return path;
 }
@@ -121,11 +126,11 @@ std::string random_name(const std::string& parent, const char* prefix) {
 
 result<job_dir_lease> job_dir_create_removed_at_exit(const std::string& parent, const char* prefix,
                                                      const char* variable) {
-  if (parent.empty() || parent[0] != '/') return job_dir_error(parent, variable, "not an absolute path");
+  RDSM_ASSIGN_OR_RETURN(const std::string stem, name_stem(parent, prefix, variable));
   // The helper starts before the directory exists, so no moment is left in which a killed PE leaves it:
   // the name is chosen first (72 random bits) and the helper removes it unless told to keep it.
   for (int attempt = 0; attempt < 8; ++attempt) {
-    job_dir_lease lease{random_name(parent, prefix), -1};
+    job_dir_lease lease{random_name(stem), -1};
     auto remover = spawn_remover(lease.path);
     if (remover.ok()) {
       lease.lifeline = remover.value();

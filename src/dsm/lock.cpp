@@ -35,6 +35,7 @@ void check_live(const char* fn, const queue_lock* lock) {
 }  // namespace
 
 queue_lock* queue_lock_create(const char* fn) {
+  // Zeroed: free, and not held by this PE.
   auto* lock = static_cast<queue_lock*>(sym_allocate(fn, sizeof(queue_lock), alignof(queue_lock), true));
   if (lock == nullptr)
     fatal("%s: no symmetric heap left for a DSM lock (%zu bytes); raise SHMEM_SYMMETRIC_SIZE", fn, sizeof(queue_lock));
@@ -42,7 +43,6 @@ queue_lock* queue_lock_create(const char* fn) {
   runtime& rt = runtime::get();
   const sym_addr at = rt.resolve(lock);
   lock->home = (at.offset / sizeof(queue_lock)) % static_cast<uint64_t>(rt.n_pes());
-  lock->held = 0;
   __atomic_store_n(&lock->live, queue_lock_live, __ATOMIC_RELEASE);
   return lock;
 }
