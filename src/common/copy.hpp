@@ -8,12 +8,18 @@ namespace rdsm::detail {
 
 /// Copies `n` bytes from `src` to `dst` (the ranges must not overlap), like memcpy.
 ///
-/// Why not memcpy alone: between 1 KiB and 256 KiB the C library copies forward with `rep movsb` or
-/// unaligned vector stores, and when the destination sits a few bytes above the source modulo 4 KiB (a
-/// malloc'd buffer at page offset 16 and a page-aligned heap block) every load waits for the store just
-/// before it (4K aliasing): a 4 KiB copy takes 2.3x as long. Copying backward with aligned stores keeps
-/// loads ahead of the stores they could be mistaken for, at memcpy's speed for every other alignment.
+/// Why not memcpy alone: from 1 KiB the C library copies forward with `rep movsb` or unaligned vector
+/// stores, and when the destination sits a few bytes above the source modulo 4 KiB (a malloc'd buffer at
+/// page offset 16 and a page-aligned heap block) every load may wait for the store just before it (4K
+/// aliasing): a 4 KiB copy took 2.3x as long on one CPU. Copying backward with aligned stores keeps loads
+/// ahead of the stores they could be mistaken for. Which sizes go that way depends on the CPU (copy.cpp).
 void copy_bytes(void* dst, const void* src, size_t n);
+
+/// The ways copy_bytes can copy, for tests and measurements; copy_bytes picks one by size and CPU.
+enum class copy_kernel { memcpy, backward_avx, backward_avx512 };
+bool copy_kernel_supported(copy_kernel kernel);
+/// Copies with `kernel` (which must be supported), whatever the size.
+void copy_with(copy_kernel kernel, void* dst, const void* src, size_t n);
 
 /// Copies like copy_bytes into memory that other PEs may be reading while it is written (a put into a
 /// peer's mapped heap): the last 8 bytes are stored once, after every other byte (a release fence between).
