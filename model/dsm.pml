@@ -15,6 +15,8 @@
  * Read-modify-write: a read miss may ask for ownership instead (write_req; the implementation does when
  * this PE's last write upgraded a copy it had read), and its grant leaves the page shared but exclusive:
  * the write that follows upgrades it to modified locally, with no message. A recall clears exclusive.
+ * Or the grant opens the page modified at once (the implementation does with the home on the same host,
+ * and skips the write-back of a page equal to the home's copy, which writing it back would not change).
  *
  * Local states, messages and directory fields have the names the implementation uses.
  * Properties (assertions; the name is what pan prints after "assertion violated"):
@@ -134,6 +136,7 @@ inline apply_grant(i, m, p, a, b) {
        hver[IX(i,p)] = NOVER;
        if
        :: asked_read[i] -> excl[IX(i,p)] = 1; set_st(i, p, shared)
+       :: asked_read[i] -> set_st(i, p, modified)   /* opened writable (a home on this host) */
        :: else -> set_st(i, p, modified)
        fi;
        asked_read[i] = 0

@@ -107,6 +107,8 @@ class space final : private sequential_port {
   void flush_protections();
   void fetch(uint32_t page) override;
   void write_back(uint32_t page) override;
+  bool home_near(uint32_t page) const override;
+  bool write_back_changed(uint32_t page) override;
   /// Decides the home of a first-touch page: a claim at its manager (also the release protocol's).
   void resolve_home(uint32_t page) override;
   void granted(uint32_t page) override;

@@ -31,6 +31,7 @@ sequential_protocol::sequential_protocol(page_table& pages, sequential_port& por
       rmw_(pages.pages(), 0),
       asked_read_(pages.pages(), 0),
       exclusive_(pages.pages(), 0),
+      opened_(pages.pages(), 0),
       owner_(pages.pages(), no_pe),
       dir_version_(pages.pages(), 0),
       words_((static_cast<size_t>(n_pes) + 63) / 64),
@@ -75,14 +76,14 @@ void sequential_protocol::reset(uint32_t page, bool owned) {
   versions_[page] = 0;
   pending_[page] = 0;
   read_before_[page] = written_before_[page] = 0;
-  rmw_[page] = asked_read_[page] = exclusive_[page] = 0;
+  rmw_[page] = asked_read_[page] = exclusive_[page] = opened_[page] = 0;
   dir_version_[page] = 0;
   clear_sharers(page);
   owner_[page] = owned ? my_pe_ : no_pe;
 }
 
 void sequential_protocol::forget(uint32_t page, bool bump) {
-  exclusive_[page] = 0;
+  exclusive_[page] = opened_[page] = 0;
   owner_[page] = no_pe;
   clear_sharers(page);
   if (bump) ++dir_version_[page];
@@ -142,7 +143,7 @@ void sequential_protocol::handle(int from, const message& m) {
     case msg_kind::write_req: home_request(from, m); break;
     case msg_kind::recall: on_recall(from, m); break;
     case msg_kind::inv: {
-      exclusive_[m.page] = 0;  // (an owner is recalled, never invalidated: for safety only)
+      exclusive_[m.page] = opened_[m.page] = 0;  // (an owner is recalled, never invalidated: for safety only)
       if (pages_.state(m.page) == page_state::shared) {
         pages_.protect(m.page, 1, page_state::invalid);
         stats_.invalidations.fetch_add(1, std::memory_order_relaxed);
@@ -210,7 +211,7 @@ void sequential_protocol::on_grant(const message& m) {
   pending_[page] = 0;
   const bool at_home = pages_.home(page) == my_pe_;
   if (m.kind == msg_kind::read_grant) {
-    exclusive_[page] = asked_read_[page] = 0;
+    exclusive_[page] = opened_[page] = asked_read_[page] = 0;
     if (!at_home) port_.fetch(page);
     versions_[page] = m.version;
     pages_.protect(page, 1, page_state::shared);
@@ -219,11 +220,15 @@ void sequential_protocol::on_grant(const message& m) {
   }
   if (!at_home && m.current == 0) port_.fetch(page);
   versions_[page] = m.version;
-  // Asked for by a read: exclusive, but read-only until this PE writes (upgrade).
-  const bool read_only = asked_read_[page] != 0;
+  // Asked for by a read (read-modify-write). With the home on this host the page opens writable at once: the
+  // write that follows needs no fault, and should it not come, the recall finds the page equal to the home's
+  // copy. Otherwise it stays read-only until this PE writes (upgrade), so that a recall knows without a copy.
+  const bool guessed = asked_read_[page] != 0;
   asked_read_[page] = 0;
-  exclusive_[page] = read_only ? 1 : 0;
-  pages_.protect(page, 1, read_only ? page_state::shared : page_state::modified);
+  const bool open = guessed && !at_home && port_.home_near(page);
+  exclusive_[page] = guessed && !open ? 1 : 0;
+  opened_[page] = open ? 1 : 0;
+  pages_.protect(page, 1, exclusive_[page] != 0 ? page_state::shared : page_state::modified);
   port_.granted(page);
 }
 
@@ -241,10 +246,17 @@ void sequential_protocol::on_recall(int from, const message& m) {
     exclusive_[page] = 0;
     rmw_[page] = 0;  // the read was not followed by a write after all
   }
+  const bool opened = opened_[page] != 0;
+  opened_[page] = 0;
   if (s == page_state::modified) {
     // Access goes first, so no store slips in after the copy; then the copy reaches the home.
     pages_.protect(page, 1, m.keep_shared != 0 ? page_state::shared : page_state::invalid);
-    if (pages_.home(page) != my_pe_) port_.write_back(page);
+    if (pages_.home(page) != my_pe_) {
+      if (!opened)
+        port_.write_back(page);
+      else if (!port_.write_back_changed(page))
+        rmw_[page] = 0;  // opened writable for a write that did not come
+    }
   } else if (m.keep_shared == 0 && s == page_state::shared) {
     pages_.protect(page, 1, page_state::invalid);
   }

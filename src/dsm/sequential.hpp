@@ -29,6 +29,11 @@ class sequential_port {
   virtual void fetch(uint32_t page) = 0;
   /// Copies this PE's frame of the page into its home's frame, complete at return.
   virtual void write_back(uint32_t page) = 0;
+  /// Whether the page's home is on this host (its frame mapped here: comparing with it costs a few loads).
+  virtual bool home_near(uint32_t page) const = 0;
+  /// For a page whose home is near: copies this PE's frame back when it differs from the home's and
+  /// returns whether it did.
+  virtual bool write_back_changed(uint32_t page) = 0;
   /// Decides the home of a first-touch page (page_table::home is then set).
   virtual void resolve_home(uint32_t page) = 0;
   /// A grant for `page` was applied: threads waiting for it may resume.
@@ -48,8 +53,9 @@ class sequential_protocol {
   /// Asks the page's home for access, and for the following pages of the same home accessed the same way
   /// before (up to the prefetch). Returns the end of the run asked for: pages [page, end). A read of a page
   /// this PE last upgraded (read, then wrote: a read-modify-write, as under a lock) asks for ownership
-  /// instead, and its grant maps the page read-only but exclusive: the write that follows upgrades here,
-  /// without a message.
+  /// instead. Its grant maps the page writable when the home is on this host (a recall then tells from the
+  /// home's copy whether it was written), else read-only but exclusive: the write that follows upgrades
+  /// here, without a message.
   uint32_t start_request(uint32_t page, bool write);
   /// A write to a page this PE owns exclusive but read-only: makes it writable (one mprotect, no message)
   /// and returns true; false when the page is not so held.
@@ -121,11 +127,13 @@ class sequential_protocol {
   std::vector<uint8_t> written_before_;  // ... writing it
   // Read-modify-write: `rmw_`, this PE's last write fault on the page upgraded a copy it held, so its next
   // read fault asks for ownership (`asked_read_` while that request is out); `exclusive_`, it owns the page
-  // (the directory says so) and maps it read-only until its first write. An exclusive page taken away
-  // before that write clears `rmw_`: the guess was wrong.
+  // (the directory says so) and maps it read-only until its first write; `opened_`, it owns the page and
+  // mapped it writable at the grant (a home on this host). An exclusive page taken away before that write,
+  // or an opened one taken away equal to the home's copy, clears `rmw_`: the guess was wrong.
   std::vector<uint8_t> rmw_;
   std::vector<uint8_t> asked_read_;
   std::vector<uint8_t> exclusive_;
+  std::vector<uint8_t> opened_;
   // Directory (meaningful for pages this PE is home of)
   std::vector<int32_t> owner_;
   std::vector<uint32_t> dir_version_;

@@ -47,8 +47,11 @@ class fake_port final : public sequential_port {
   void write_back(uint32_t page) override;
   void resolve_home(uint32_t) override {}  // homes are placed up front
   void granted(uint32_t page) override { grants.push_back(page); }
+  bool home_near(uint32_t) const override { return near; }
+  bool write_back_changed(uint32_t page) override;
   std::vector<uint32_t> grants;
   int fetches = 0, write_backs = 0;
+  bool near = false;  // every home counts as on this host (its frame compared before a write-back)
 
  private:
   world& w_;
@@ -145,6 +148,14 @@ void fake_port::write_back(uint32_t page) {
   const int h = w_.at(me_).pages.home(page);
   std::memcpy(w_.frame(h, page), w_.frame(me_, page), page_bytes);
   ++write_backs;
+}
+
+bool fake_port::write_back_changed(uint32_t page) {
+  EXPECT_TRUE(near) << "compared with a home that is not near";
+  const int h = w_.at(me_).pages.home(page);
+  if (std::memcmp(w_.frame(h, page), w_.frame(me_, page), page_bytes) == 0) return false;
+  write_back(page);
+  return true;
 }
 
 void fill(char* frame, char c) { std::memset(frame, c, page_bytes); }
@@ -302,6 +313,67 @@ TEST(SequentialProtocol, AnExclusivePageTakenBackUnwrittenEndsTheGuess) {
   w.run();
   ASSERT_EQ(w.state(1, 0), page_state::invalid);
   w.fault(1, 0, false);  // the guess was wrong once: a plain read again
+  EXPECT_EQ(w.in_flight(msg_kind::read_req), 1u);
+  EXPECT_EQ(w.in_flight(msg_kind::write_req), 0u);
+  w.run();
+  EXPECT_EQ(w.state(1, 0), page_state::shared);
+}
+
+TEST(SequentialProtocol, WithTheHomeOnThisHostAReadModifyWriteOpensThePageWritableAtTheRead) {
+  world w(3);
+  for (int i = 0; i < 3; ++i) w.at(i).port.near = true;
+  w.fault(1, 0, false);  // PE 1 reads, then writes (an upgrade), then loses the page
+  w.run();
+  w.fault(1, 0, true);
+  w.run();
+  w.fault(2, 0, true);
+  w.run();
+  fill(w.frame(2, 0), 'F');
+  w.fault(1, 0, false);  // the guess: ownership, and the page writable at once
+  EXPECT_EQ(w.in_flight(msg_kind::write_req), 1u);
+  w.run();
+  EXPECT_EQ(w.state(1, 0), page_state::modified);
+  EXPECT_EQ(w.state(2, 0), page_state::invalid);
+  EXPECT_TRUE(holds(w.frame(1, 0), 'F'));
+  EXPECT_FALSE(w.at(1).protocol.upgrade(0)) << "nothing left to upgrade";
+  fill(w.frame(1, 0), 'G');  // its write: no fault
+  const int write_backs = w.at(1).port.write_backs;
+  w.fault(2, 0, false);  // a reader recalls it: the changed page goes back to its home first
+  w.run();
+  EXPECT_EQ(w.at(1).port.write_backs, write_backs + 1);
+  EXPECT_TRUE(holds(w.frame(0, 0), 'G'));
+  EXPECT_TRUE(holds(w.frame(2, 0), 'G'));
+  w.fault(0, 0, true);  // the home writes: every copy goes
+  w.run();
+  w.fault(1, 0, false);  // the guess held: ownership at the read again
+  EXPECT_EQ(w.in_flight(msg_kind::write_req), 1u);
+  w.run();
+  EXPECT_EQ(w.state(1, 0), page_state::modified);
+}
+
+TEST(SequentialProtocol, AnOpenedPageTakenBackUnchangedIsNotWrittenBackAndEndsTheGuess) {
+  world w(3);
+  for (int i = 0; i < 3; ++i) w.at(i).port.near = true;
+  w.fault(1, 0, false);
+  w.run();
+  w.fault(1, 0, true);
+  w.run();
+  w.fault(2, 0, true);
+  w.run();
+  fill(w.frame(2, 0), 'F');
+  w.fault(1, 0, false);  // opened writable, but PE 1 only reads
+  w.run();
+  ASSERT_EQ(w.state(1, 0), page_state::modified);
+  const int write_backs = w.at(1).port.write_backs;
+  w.fault(2, 0, false);
+  w.run();
+  EXPECT_EQ(w.at(1).port.write_backs, write_backs) << "a page equal to its home's copy is not written back";
+  EXPECT_EQ(w.state(1, 0), page_state::shared);
+  EXPECT_TRUE(holds(w.frame(2, 0), 'F'));
+  w.fault(0, 0, true);
+  w.run();
+  ASSERT_EQ(w.state(1, 0), page_state::invalid);
+  w.fault(1, 0, false);  // the guess was wrong: a plain read again
   EXPECT_EQ(w.in_flight(msg_kind::read_req), 1u);
   EXPECT_EQ(w.in_flight(msg_kind::write_req), 0u);
   w.run();
