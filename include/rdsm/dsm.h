@@ -64,6 +64,7 @@ typedef struct {
   uint64_t cache_cleans;
   uint64_t cache_invalidates;
   uint64_t cache_lines;
+  uint64_t wakeups;         /* sleeping protocol threads of same-host peers this PE woke (sequential mode) */
 } rdsm_dsm_stats_t;
 
 /* Collective. Returns the same address on every PE, zero-filled memory, or NULL (with one warning naming

@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "dsm/message.hpp"
-#include "dsm/region_memory.hpp"
+#include "dsm/remote.hpp"
 
 namespace rdsm::detail::dsm {
 
@@ -23,8 +23,9 @@ namespace rdsm::detail::dsm {
 inline constexpr int nudge_signal = SIGURG;
 inline constexpr int nudge_tag = 0x7264736d;
 
-/// Where the channel sits in every PE's region: the PE's wake-up descriptor (its pid and eventfd), a mail
-/// counter senders bump after each message, then one ring per sender.
+/// Where the channel sits in every PE's region: the PE's wake-up descriptor (its pid and eventfd), whether
+/// its progress thread sleeps and how many of its threads poll their mail, a mail counter senders bump after
+/// each message, then one ring per sender.
 struct channel_layout {
   uint64_t offset;
   uint64_t capacity;  // messages per ring
@@ -39,7 +40,7 @@ struct channel_layout {
 class channel {
  public:
   /// `own` is this PE's region (the alias); `wake_fd` its progress thread's eventfd.
-  channel(region_memory& mem, channel_layout layout, int my_pe, int n_pes, char* own, int wake_fd);
+  channel(remote_memory& mem, channel_layout layout, int my_pe, int n_pes, char* own, int wake_fd);
   ~channel();
   channel(const channel&) = delete;
   channel& operator=(const channel&) = delete;
@@ -51,6 +52,14 @@ class channel {
   uint32_t* sleep_flag();
   /// Whether messages arrived (one load) or some wait in an overflow queue. Async-signal-safe.
   bool pending() const;
+  /// A thread of this PE starts looking at its mail itself while it waits (a faulting thread that polls):
+  /// until it stops (stop_polling), senders leave a sleeping progress thread asleep. Async-signal-safe.
+  void start_polling() { polling(true); }
+  /// Stops polling and returns whether mail is pending, which a sender may have left without waking the
+  /// progress thread: the caller then wakes it. Async-signal-safe.
+  bool stop_polling();
+  /// Sleeping progress threads of peers this PE woke (eventfd writes).
+  uint64_t wakeups() const { return wakeups_.load(std::memory_order_relaxed); }
   /// Signals (nudge_signal) every same-host peer whose messages wait unread: its progress thread was woken
   /// but has not run, most likely queued behind a thread computing on its CPU, and the signal's handler
   /// there yields the CPU to it. Async-signal-safe (a faulting thread calls it while it waits).
@@ -67,6 +76,7 @@ class channel {
     std::deque<message> overflow;    // messages waiting for room in the ring
     std::atomic<int> pidfd{-1};      // the peer's process (pidfd_open), once the channel to it is usable
   };
+  void polling(bool on);
   void connect(int pe, peer& p);
   bool push(int pe, const message& m);
   void ring(int pe, peer& p);
@@ -74,7 +84,7 @@ class channel {
     return region + layout_.offset + 128 + static_cast<uint64_t>(sender) * layout_.ring_bytes();
   }
 
-  region_memory& mem_;
+  remote_memory& mem_;
   channel_layout layout_;
   int my_pe_;
   char* own_;
@@ -82,6 +92,7 @@ class channel {
   std::atomic<uint64_t> mail_seen_{0};  // written under the protocol's lock, read by pending() without it
   std::vector<uint64_t> heads_;  // per sender: messages taken from its ring
   std::atomic<size_t> overflowed_{0};
+  std::atomic<uint64_t> wakeups_{0};
 };
 
 }  // namespace rdsm::detail::dsm

@@ -223,6 +223,9 @@ void space::post_fault(uint32_t page, bool write) {
   // work (40-100 us). It is woken when the thread stops polling.
   bool woken = !poll_;
   if (woken) runtime::get().progress().wake();
+  // While it polls, what peers send this PE it sees itself: they leave the progress thread asleep.
+  bool polling = poll_;
+  if (polling) channel_->start_polling();
   // The answer takes at least one message round trip: spin a little, yield while it is likely to come
   // soon (the other PE's threads may need this core), then sleep on the slot.
   const wait_on on{.call = write ? "a DSM write fault" : "a DSM read fault", .what = "page", .addr = view(page),
@@ -248,6 +251,10 @@ void space::post_fault(uint32_t page, bool write) {
       sched_yield();
       continue;
     }
+    if (polling) {
+      (void)channel_->stop_polling();  // the progress thread is woken next in any case
+      polling = false;
+    }
     if (!woken) {
       runtime::get().progress().wake();
       woken = true;
@@ -255,6 +262,12 @@ void space::post_fault(uint32_t page, bool write) {
     timespec limit{0, 1000000};
     syscall(SYS_futex, &slot->state, FUTEX_WAIT_PRIVATE, fault_slot::posted, &limit, nullptr, 0);
     watch_tick(monotonic_ns());
+  }
+  if (polling) {
+    // Mail may have come without a wake-up, and this thread may have taken messages it had to keep for
+    // later (a recall of the page it was just granted): the progress thread sees to both.
+    (void)channel_->stop_polling();
+    if (has_work()) runtime::get().progress().wake();
   }
   slot->state.store(fault_slot::free_slot, std::memory_order_release);
   seq_->resumed(page, monotonic_ns());

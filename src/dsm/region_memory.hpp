@@ -39,7 +39,7 @@ class region_memory final : public remote_memory {
   bool near(int pe) override { return at(pe, 0) != nullptr; }
   int file(int pe) override;
   /// A load/store pointer to `pe`'s region at `offset`, or nullptr when the PE is on another host.
-  char* at(int pe, uint64_t offset) const;
+  char* at(int pe, uint64_t offset) const override;
 
  private:
   void amo(int pe, uint64_t offset, amo_op op, uint64_t value);

@@ -38,6 +38,8 @@ class remote_memory {
   virtual void flush() = 0;
   /// Whether `pe`'s region is reached by load/store (a read then costs a memcpy, not a transfer).
   virtual bool near(int pe) { return (void)pe, false; }
+  /// A load/store pointer to `pe`'s region at `offset`, or nullptr when it is not mapped here.
+  virtual char* at(int pe, uint64_t offset) const { return (void)pe, (void)offset, nullptr; }
   /// `pe`'s region as a memory file open here, whose pages can be mapped (offsets as in the region), or -1.
   virtual int file(int pe) { return (void)pe, -1; }
   /// After local stores to this PE's own region that peers read by DMA (cache maintenance; no-op here on x86).

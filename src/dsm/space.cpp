@@ -364,6 +364,7 @@ void space::stats(rdsm_dsm_stats_t* out) const {
   out->diff_bytes = stats_.diff_bytes.load();
   out->notices = stats_.notices.load();
   out->requests_served = stats_.requests_served.load();
+  out->wakeups = channel_ ? channel_->wakeups() : 0;
   const cache_hook_stats cache = cache_hook_counters();
   out->cache_cleans = cache.cleans;
   out->cache_invalidates = cache.invalidates;

@@ -5,6 +5,7 @@
 // and 4 PEs, over shared memory and TCP, and across two network namespaces (tests/multihost).
 #include <gtest/gtest.h>
 #include <sched.h>
+#include <unistd.h>
 #include <rdsm/dsm.h>
 #include <shmem.h>
 
@@ -226,6 +227,32 @@ TEST(DsmPaths, SequentialModeReadModifyWriteTakesOneRequestPerTurn) {
     ASSERT_EQ(*counter, base + turn) << "turn " << turn;
     rdsm_dsm_barrier();
   }
+  rdsm_dsm_free(p);
+}
+
+TEST(DsmPaths, SequentialModeWakesASleepingHomeThroughTheChannelAndCountsIt) {
+  // A request to a home whose progress thread sleeps writes its eventfd (the same-host channel), and the
+  // requester counts that wake-up (rdsm_dsm_stats: wakeups). Between hosts requests go through UCX instead.
+  if (release_mode()) GTEST_SKIP() << "sequential consistency only";
+  const size_t page = rdsm_dsm_page_size();
+  auto* p = static_cast<char*>(rdsm_dsm_alloc_placed(page, RDSM_DSM_ON_PE, 0));
+  static long probe;  // a symmetric global: mapped here when PE 0 is on this host
+  const bool same_host = shmem_ptr(&probe, 0) != nullptr;
+  if (me() == 0) p[0] = 42;
+  rdsm_dsm_barrier();
+  usleep(20000);  // every progress thread has gone to sleep
+  const rdsm_dsm_stats_t before = stats();
+  if (me() == 1) {
+    EXPECT_EQ(p[0], 42);
+  }
+  const rdsm_dsm_stats_t after = stats();
+  if (me() == 1 && same_host) {
+    EXPECT_GE(after.wakeups - before.wakeups, 1u) << "the read request did not wake PE 0's progress thread";
+  }
+  if (!same_host) {
+    EXPECT_EQ(after.wakeups, 0u) << "wake-ups counted without a same-host channel";
+  }
+  rdsm_dsm_barrier();
   rdsm_dsm_free(p);
 }
 
