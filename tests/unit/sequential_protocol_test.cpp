@@ -291,14 +291,32 @@ TEST(SequentialProtocol, AReadModifyWriteAsksForOwnershipAtTheReadAndUpgradesWit
   EXPECT_FALSE(w.at(2).protocol.upgrade(0)) << "PE 2 holds nothing";
 }
 
-TEST(SequentialProtocol, AnExclusivePageTakenBackUnwrittenEndsTheGuess) {
-  world w(3);
+// PE 1 reads page 0, then writes it (an upgrade of the copy it read), then PE 2 takes it and writes 'F': PE 1's
+// next read of the page guesses a read-modify-write.
+void read_write_then_lose(world& w) {
   w.fault(1, 0, false);
   w.run();
   w.fault(1, 0, true);
   w.run();
   w.fault(2, 0, true);
   w.run();
+  fill(w.frame(2, 0), 'F');
+}
+
+// PE 0 (the home) writes page 0, which takes every copy, then PE 1 reads it and asks with `asked`.
+void home_writes_then_pe1_reads(world& w, msg_kind asked) {
+  w.fault(0, 0, true);
+  w.run();
+  ASSERT_EQ(w.state(1, 0), page_state::invalid);
+  w.fault(1, 0, false);
+  EXPECT_EQ(w.in_flight(asked), 1u);
+  EXPECT_EQ(w.in_flight(asked == msg_kind::read_req ? msg_kind::write_req : msg_kind::read_req), 0u);
+  w.run();
+}
+
+TEST(SequentialProtocol, AnExclusivePageTakenBackUnwrittenEndsTheGuess) {
+  world w(3);
+  read_write_then_lose(w);
   w.fault(1, 0, false);  // the guess: exclusive, read-only
   w.run();
   ASSERT_EQ(w.state(1, 0), page_state::shared);
@@ -309,26 +327,15 @@ TEST(SequentialProtocol, AnExclusivePageTakenBackUnwrittenEndsTheGuess) {
   EXPECT_EQ(w.state(2, 0), page_state::shared);
   EXPECT_EQ(w.at(1).port.write_backs, write_backs) << "an unwritten page is not written back";
   EXPECT_FALSE(w.at(1).protocol.upgrade(0)) << "no longer the owner: a write must ask";
-  w.fault(0, 0, true);  // PE 0 (the home) writes: every copy goes
-  w.run();
-  ASSERT_EQ(w.state(1, 0), page_state::invalid);
-  w.fault(1, 0, false);  // the guess was wrong once: a plain read again
-  EXPECT_EQ(w.in_flight(msg_kind::read_req), 1u);
-  EXPECT_EQ(w.in_flight(msg_kind::write_req), 0u);
-  w.run();
+  // The guess was wrong once: a plain read again.
+  home_writes_then_pe1_reads(w, msg_kind::read_req);
   EXPECT_EQ(w.state(1, 0), page_state::shared);
 }
 
 TEST(SequentialProtocol, WithTheHomeOnThisHostAReadModifyWriteOpensThePageWritableAtTheRead) {
   world w(3);
   for (int i = 0; i < 3; ++i) w.at(i).port.near = true;
-  w.fault(1, 0, false);  // PE 1 reads, then writes (an upgrade), then loses the page
-  w.run();
-  w.fault(1, 0, true);
-  w.run();
-  w.fault(2, 0, true);
-  w.run();
-  fill(w.frame(2, 0), 'F');
+  read_write_then_lose(w);
   w.fault(1, 0, false);  // the guess: ownership, and the page writable at once
   EXPECT_EQ(w.in_flight(msg_kind::write_req), 1u);
   w.run();
@@ -343,24 +350,14 @@ TEST(SequentialProtocol, WithTheHomeOnThisHostAReadModifyWriteOpensThePageWritab
   EXPECT_EQ(w.at(1).port.write_backs, write_backs + 1);
   EXPECT_TRUE(holds(w.frame(0, 0), 'G'));
   EXPECT_TRUE(holds(w.frame(2, 0), 'G'));
-  w.fault(0, 0, true);  // the home writes: every copy goes
-  w.run();
-  w.fault(1, 0, false);  // the guess held: ownership at the read again
-  EXPECT_EQ(w.in_flight(msg_kind::write_req), 1u);
-  w.run();
+  home_writes_then_pe1_reads(w, msg_kind::write_req);  // the guess held: ownership at the read again
   EXPECT_EQ(w.state(1, 0), page_state::modified);
 }
 
 TEST(SequentialProtocol, AnOpenedPageTakenBackUnchangedIsNotWrittenBackAndEndsTheGuess) {
   world w(3);
   for (int i = 0; i < 3; ++i) w.at(i).port.near = true;
-  w.fault(1, 0, false);
-  w.run();
-  w.fault(1, 0, true);
-  w.run();
-  w.fault(2, 0, true);
-  w.run();
-  fill(w.frame(2, 0), 'F');
+  read_write_then_lose(w);
   w.fault(1, 0, false);  // opened writable, but PE 1 only reads
   w.run();
   ASSERT_EQ(w.state(1, 0), page_state::modified);
@@ -370,12 +367,6 @@ TEST(SequentialProtocol, AnOpenedPageTakenBackUnchangedIsNotWrittenBackAndEndsTh
   EXPECT_EQ(w.at(1).port.write_backs, write_backs) << "a page equal to its home's copy is not written back";
   EXPECT_EQ(w.state(1, 0), page_state::shared);
   EXPECT_TRUE(holds(w.frame(2, 0), 'F'));
-  w.fault(0, 0, true);
-  w.run();
-  ASSERT_EQ(w.state(1, 0), page_state::invalid);
-  w.fault(1, 0, false);  // the guess was wrong: a plain read again
-  EXPECT_EQ(w.in_flight(msg_kind::read_req), 1u);
-  EXPECT_EQ(w.in_flight(msg_kind::write_req), 0u);
-  w.run();
+  home_writes_then_pe1_reads(w, msg_kind::read_req);  // the guess was wrong: a plain read again
   EXPECT_EQ(w.state(1, 0), page_state::shared);
 }
