@@ -117,6 +117,8 @@ void copy_with(copy_kernel kernel, void* dst, const void* src, size_t n) {
 #if defined(__x86_64__)
   if (kernel == copy_kernel::backward_avx && n >= 64) return copy_backward_avx(d, s, n);
   if (kernel == copy_kernel::backward_avx512 && n >= 128) return copy_backward_avx512(d, s, n);
+#else
+  (void)kernel;  // memcpy is the only kernel
 #endif
   copy_memcpy(d, s, n);
 }
