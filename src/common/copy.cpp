@@ -70,8 +70,6 @@ __attribute__((target("avx512f"))) void copy_backward_avx512(char* d, const char
 
 #endif
 
-void copy_memcpy(char* d, const char* s, size_t n) { std::memcpy(d, s, n); }
-
 struct copy_plan {
   copy_kernel kernel;
   size_t min, max;  // the sizes copied by the kernel; memcpy copies the others
@@ -112,15 +110,15 @@ bool copy_kernel_supported(copy_kernel kernel) {
 }
 
 void copy_with(copy_kernel kernel, void* dst, const void* src, size_t n) {
+#if defined(__x86_64__)
   auto* d = static_cast<char*>(dst);
   const auto* s = static_cast<const char*>(src);
-#if defined(__x86_64__)
   if (kernel == copy_kernel::backward_avx && n >= 64) return copy_backward_avx(d, s, n);
   if (kernel == copy_kernel::backward_avx512 && n >= 128) return copy_backward_avx512(d, s, n);
 #else
   (void)kernel;  // memcpy is the only kernel
 #endif
-  copy_memcpy(d, s, n);
+  std::memcpy(dst, src, n);
 }
 
 void copy_bytes(void* dst, const void* src, size_t n) {

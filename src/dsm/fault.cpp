@@ -266,8 +266,8 @@ void space::post_fault(uint32_t page, bool write) {
   if (polling) {
     // Mail may have come without a wake-up, and this thread may have taken messages it had to keep for
     // later (a recall of the page it was just granted): the progress thread sees to both.
-    (void)channel_->stop_polling();
-    if (has_work()) runtime::get().progress().wake();
+    const bool mail = channel_->stop_polling();
+    if (mail || has_work()) runtime::get().progress().wake();
   }
   slot->state.store(fault_slot::free_slot, std::memory_order_release);
   seq_->resumed(page, monotonic_ns());

@@ -183,15 +183,11 @@ void space::fetch(uint32_t page) {
   stats_.fetches.fetch_add(1, std::memory_order_relaxed);
 }
 
-bool space::home_near(uint32_t page) const {
-  const sym_addr at{dsm_region, static_cast<uint64_t>(page) << shift_};
-  return runtime::get().mapped(at, home(page)) != nullptr;
-}
+bool space::home_near(uint32_t page) const { return mem_->near(home(page)); }
 
 bool space::write_back_changed(uint32_t page) {
   if (pages_->gathered(page, 1)) flush_protections();  // no store slips in after the comparison
-  const sym_addr at{dsm_region, static_cast<uint64_t>(page) << shift_};
-  void* home_frame = runtime::get().mapped(at, home(page));
+  const char* home_frame = mem_->at(home(page), frame_offset(page));
   if (home_frame != nullptr && std::memcmp(home_frame, frame(page), page_size_) == 0) return false;
   write_back(page);
   return true;

@@ -30,8 +30,7 @@ sequential_protocol::sequential_protocol(page_table& pages, sequential_port& por
       written_before_(pages.pages(), 0),
       rmw_(pages.pages(), 0),
       asked_read_(pages.pages(), 0),
-      exclusive_(pages.pages(), 0),
-      opened_(pages.pages(), 0),
+      guess_(pages.pages(), not_guessed),
       owner_(pages.pages(), no_pe),
       dir_version_(pages.pages(), 0),
       words_((static_cast<size_t>(n_pes) + 63) / 64),
@@ -76,14 +75,15 @@ void sequential_protocol::reset(uint32_t page, bool owned) {
   versions_[page] = 0;
   pending_[page] = 0;
   read_before_[page] = written_before_[page] = 0;
-  rmw_[page] = asked_read_[page] = exclusive_[page] = opened_[page] = 0;
+  rmw_[page] = asked_read_[page] = 0;
+  guess_[page] = not_guessed;
   dir_version_[page] = 0;
   clear_sharers(page);
   owner_[page] = owned ? my_pe_ : no_pe;
 }
 
 void sequential_protocol::forget(uint32_t page, bool bump) {
-  exclusive_[page] = opened_[page] = 0;
+  guess_[page] = not_guessed;
   owner_[page] = no_pe;
   clear_sharers(page);
   if (bump) ++dir_version_[page];
@@ -143,7 +143,7 @@ void sequential_protocol::handle(int from, const message& m) {
     case msg_kind::write_req: home_request(from, m); break;
     case msg_kind::recall: on_recall(from, m); break;
     case msg_kind::inv: {
-      exclusive_[m.page] = opened_[m.page] = 0;  // (an owner is recalled, never invalidated: for safety only)
+      guess_[m.page] = not_guessed;  // (an owner is recalled, never invalidated: for safety only)
       if (pages_.state(m.page) == page_state::shared) {
         pages_.protect(m.page, 1, page_state::invalid);
         stats_.invalidations.fetch_add(1, std::memory_order_relaxed);
@@ -211,7 +211,8 @@ void sequential_protocol::on_grant(const message& m) {
   pending_[page] = 0;
   const bool at_home = pages_.home(page) == my_pe_;
   if (m.kind == msg_kind::read_grant) {
-    exclusive_[page] = opened_[page] = asked_read_[page] = 0;
+    guess_[page] = not_guessed;
+    asked_read_[page] = 0;
     if (!at_home) port_.fetch(page);
     versions_[page] = m.version;
     pages_.protect(page, 1, page_state::shared);
@@ -223,18 +224,18 @@ void sequential_protocol::on_grant(const message& m) {
   // Asked for by a read (read-modify-write). With the home on this host the page opens writable at once: the
   // write that follows needs no fault, and should it not come, the recall finds the page equal to the home's
   // copy. Otherwise it stays read-only until this PE writes (upgrade), so that a recall knows without a copy.
-  const bool guessed = asked_read_[page] != 0;
+  if (asked_read_[page] == 0)
+    guess_[page] = not_guessed;
+  else
+    guess_[page] = !at_home && port_.home_near(page) ? guessed_open : guessed_read_only;
   asked_read_[page] = 0;
-  const bool open = guessed && !at_home && port_.home_near(page);
-  exclusive_[page] = guessed && !open ? 1 : 0;
-  opened_[page] = open ? 1 : 0;
-  pages_.protect(page, 1, exclusive_[page] != 0 ? page_state::shared : page_state::modified);
+  pages_.protect(page, 1, guess_[page] == guessed_read_only ? page_state::shared : page_state::modified);
   port_.granted(page);
 }
 
 bool sequential_protocol::upgrade(uint32_t page) {
-  if (exclusive_[page] == 0 || pages_.state(page) != page_state::shared) return false;
-  exclusive_[page] = 0;
+  if (guess_[page] != guessed_read_only || pages_.state(page) != page_state::shared) return false;
+  guess_[page] = not_guessed;
   pages_.protect(page, 1, page_state::modified);
   return true;
 }
@@ -242,17 +243,15 @@ bool sequential_protocol::upgrade(uint32_t page) {
 void sequential_protocol::on_recall(int from, const message& m) {
   const uint32_t page = m.page;
   const page_state s = pages_.state(page);
-  if (exclusive_[page] != 0) {  // owned read-only: never written, nothing to write back
-    exclusive_[page] = 0;
-    rmw_[page] = 0;  // the read was not followed by a write after all
-  }
-  const bool opened = opened_[page] != 0;
-  opened_[page] = 0;
+  const uint8_t guess = guess_[page];
+  guess_[page] = not_guessed;
+  // Owned read-only: never written, nothing to write back, and the read was not followed by a write after all.
+  if (guess == guessed_read_only) rmw_[page] = 0;
   if (s == page_state::modified) {
     // Access goes first, so no store slips in after the copy; then the copy reaches the home.
     pages_.protect(page, 1, m.keep_shared != 0 ? page_state::shared : page_state::invalid);
     if (pages_.home(page) != my_pe_) {
-      if (!opened)
+      if (guess != guessed_open)
         port_.write_back(page);
       else if (!port_.write_back_changed(page))
         rmw_[page] = 0;  // opened writable for a write that did not come

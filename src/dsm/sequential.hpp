@@ -126,14 +126,14 @@ class sequential_protocol {
   std::vector<uint8_t> read_before_;     // a thread of this PE faulted reading the page since its allocation
   std::vector<uint8_t> written_before_;  // ... writing it
   // Read-modify-write: `rmw_`, this PE's last write fault on the page upgraded a copy it held, so its next
-  // read fault asks for ownership (`asked_read_` while that request is out); `exclusive_`, it owns the page
-  // (the directory says so) and maps it read-only until its first write; `opened_`, it owns the page and
-  // mapped it writable at the grant (a home on this host). An exclusive page taken away before that write,
-  // or an opened one taken away equal to the home's copy, clears `rmw_`: the guess was wrong.
+  // read fault asks for ownership (`asked_read_` while that request is out); `guess_`, how such a grant left
+  // the page while this PE owns it (the directory says so): read-only until its first write, or opened
+  // writable at once (a home on this host). A read-only page taken away before that write, or an opened one
+  // taken away equal to the home's copy, clears `rmw_`: the guess was wrong.
+  enum : uint8_t { not_guessed, guessed_read_only, guessed_open };
   std::vector<uint8_t> rmw_;
   std::vector<uint8_t> asked_read_;
-  std::vector<uint8_t> exclusive_;
-  std::vector<uint8_t> opened_;
+  std::vector<uint8_t> guess_;
   // Directory (meaningful for pages this PE is home of)
   std::vector<int32_t> owner_;
   std::vector<uint32_t> dir_version_;
