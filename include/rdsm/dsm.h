@@ -65,6 +65,8 @@ typedef struct {
   uint64_t cache_invalidates;
   uint64_t cache_lines;
   uint64_t wakeups;         /* sleeping protocol threads of same-host peers this PE woke (sequential mode) */
+  uint64_t waits_served;    /* protocol rounds this PE's threads did while they waited in a barrier, a lock or
+                               a wait on memory, not its protocol thread (sequential mode) */
 } rdsm_dsm_stats_t;
 
 /* Collective. Returns the same address on every PE, zero-filled memory, or NULL (with one warning naming

@@ -76,12 +76,16 @@ void progress_engine::run() {
       if (step(net_.driven(monotonic_ns(), driven_hold_ns))) {
         idle = 0;
         last_work = 0;
-      } else if (linger_ns_.load(std::memory_order_relaxed) == 0 || (idle & 15) == 15) {
+      } else if (linger_ns_.load(std::memory_order_relaxed) == 0 || (idle & 15) == 15 ||
+                 polling_threads_.load(std::memory_order_relaxed) > 0) {
         // Without a linger the thread sleeps as soon as its rounds find nothing: each round over TCP costs
-        // system calls, on a CPU that the PE's own waiting thread usually needs at that moment.
+        // system calls, on a CPU that the PE's own waiting thread usually needs at that moment. So it does
+        // while a program thread polls for the same work.
         const uint64_t t = monotonic_ns();
         if (last_work == 0) last_work = t;
-        if (t - last_work > linger_ns_.load(std::memory_order_relaxed)) break;
+        if (t - last_work > linger_ns_.load(std::memory_order_relaxed) ||
+            polling_threads_.load(std::memory_order_relaxed) > 0)
+          break;
         sched_yield();
       }
     }
@@ -121,13 +125,28 @@ void poll_progress() {
   rt.net().progress(false);
 }
 
+namespace {
+std::atomic<const wait_service*> installed_service{nullptr};
+}  // namespace
+
+void set_wait_service(const wait_service* service) { installed_service.store(service, std::memory_order_release); }
+
 backoff::backoff() : net_(runtime::get().uses_transport() ? &runtime::get().net() : nullptr) {}
 
 backoff::~backoff() {
+  if (serving_ != nullptr) serving_->end();
   if (net_ != nullptr) net_->drive(driving_, false, last_ns_);
 }
 
 void backoff::pause() {
+  if (!tried_) {
+    tried_ = true;
+    const wait_service* service = installed_service.load(std::memory_order_acquire);
+    if (service != nullptr && service->begin()) serving_ = service;
+  }
+  // A round that served the PE's protocol counts as a round of waiting all the same: what this thread waits
+  // for is something else.
+  if (serving_ != nullptr) (void)serving_->serve();
   if (net_ != nullptr) {
     if (start_ns_ == 0) net_->drive(driving_, true, 0);
     // The main stream at every round, the others now and then (each poll of a TCP worker is a system call,
@@ -146,6 +165,10 @@ void backoff::pause() {
   if (start_ns_ == 0) start_ns_ = t;
   last_ns_ = t;
   const bool polls = wait_polls(t - start_ns_);
+  if (!polls && serving_ != nullptr) {
+    serving_->end();  // about to sleep: the progress thread serves from now on
+    serving_ = nullptr;
+  }
   // A polling waiter serves what arrives itself; a sleeping one leaves that to the progress thread.
   if (net_ != nullptr) net_->drive(driving_, polls, t);
   watch_tick(t);  // the hang report and the finalize check, from the waiting thread itself

@@ -44,6 +44,10 @@ class progress_engine {
   /// usually arrives within it, and a sleeping thread's wake-up costs tens of microseconds here. Zero
   /// (the default) sleeps at once; the DSM sets it unless more threads than cores would poll.
   void set_linger(uint64_t ns) { linger_ns_.store(ns, std::memory_order_relaxed); }
+  /// A program thread starts (true) or stops (false) polling for the service's work itself (a faulting or
+  /// waiting thread of the sequential DSM): while one does, the thread does not linger after its work but
+  /// sleeps, leaving the CPUs to the threads that poll. Async-signal-safe.
+  void program_polling(bool on) { polling_threads_.fetch_add(on ? 1 : -1, std::memory_order_relaxed); }
 
  private:
   void run();
@@ -55,10 +59,25 @@ class progress_engine {
   std::atomic<bool> stop_{false};
   std::atomic<bool (*)()> service_{nullptr};
   std::atomic<uint64_t> linger_ns_{0};
+  std::atomic<int> polling_threads_{0};
   uint32_t own_sleeping_ = 0;
   std::atomic<uint32_t*> sleeping_{&own_sleeping_};
   void set_sleeping(uint32_t v) { __atomic_store_n(sleeping_.load(std::memory_order_acquire), v, __ATOMIC_SEQ_CST); }
 };
+
+/// Work a program thread does for its PE while it waits in a back-off and polls: the sequential DSM's
+/// protocol, whose same-host peers leave the progress thread asleep while a thread of the PE polls. Woken,
+/// that thread would run beside the waiting one, and every protection change of the PE would then interrupt
+/// the other CPU. `begin` when a wait starts polling (false: this thread cannot serve, e.g. it holds the
+/// protocol's state), `serve` on each round while it polls (true when it did something), `end` when it stops
+/// polling, to sleep or because the wait is over. Called only from program threads' back-offs.
+struct wait_service {
+  bool (*begin)();
+  bool (*serve)();
+  void (*end)();
+};
+/// Installs (or, with nullptr, removes) the wait service; the object must outlive every wait.
+void set_wait_service(const wait_service* service);
 
 /// Back-off for waiting loops: spins for ~20 us, then yields the CPU until ~1 ms (and longer while long
 /// waits may poll: wait_polls), then sleeps in growing steps up to 100 us. While some peer is reached
@@ -78,6 +97,8 @@ class backoff {
   uint64_t last_ns_ = 0;
   transport* net_;        // set while some peer is reached through UCX: the waiter drives its progress
   bool driving_ = false;  // registered as a driver (transport::drive) while it polls
+  const wait_service* serving_ = nullptr;  // the wait service this wait began, until it ends it
+  bool tried_ = false;                     // whether the wait looked for a wait service yet
 };
 
 /// One round of transport progress for a call that polls without waiting (shmem_test and its kin,

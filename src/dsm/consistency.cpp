@@ -11,7 +11,7 @@ void space::release() {
     std::atomic_thread_fence(std::memory_order_seq_cst);
     return;
   }
-  std::lock_guard<std::mutex> lock(mu_);
+  std::lock_guard<state_mutex> lock(mu_);
   lazy_->release();
 }
 
@@ -20,7 +20,7 @@ void space::acquire() {
     std::atomic_thread_fence(std::memory_order_seq_cst);
     return;
   }
-  std::lock_guard<std::mutex> lock(mu_);
+  std::lock_guard<state_mutex> lock(mu_);
   lazy_->acquire();
 }
 

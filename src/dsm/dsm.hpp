@@ -26,6 +26,7 @@
 #include <vector>
 
 #include "core/heap.hpp"
+#include "core/progress.hpp"
 #include "dsm/channel.hpp"
 #include "dsm/message.hpp"
 #include "dsm/notices.hpp"
@@ -45,6 +46,30 @@ struct fault_slot {
   uint32_t page = 0;
   bool write = false;
   uint32_t run_end = 0;  // the request asked for pages [page, run_end): the thread resumes when all came
+};
+
+/// The space's state lock: a mutex that knows whether the calling thread holds it, for the waits of a thread
+/// that holds it (a write-back's flush across hosts) must not try to serve the protocol under it.
+class state_mutex {
+ public:
+  void lock() {
+    m_.lock();
+    holder_ = this;
+  }
+  bool try_lock() {
+    if (!m_.try_lock()) return false;
+    holder_ = this;
+    return true;
+  }
+  void unlock() {
+    holder_ = nullptr;
+    m_.unlock();
+  }
+  bool held_here() const { return holder_ == this; }
+
+ private:
+  std::mutex m_;
+  static thread_local const state_mutex* holder_;
 };
 
 class space final : private sequential_port {
@@ -82,6 +107,8 @@ class space final : private sequential_port {
   // Sequential protocol (protocol.cpp): the progress thread's work.
   static bool service();
   bool serve_while_waiting();
+  /// A program thread's wait serves the protocol while it polls (core/progress.hpp, wait_service).
+  static const wait_service waiting_service;
   void on_message(int from, const void* data, size_t n);
 
  private:
@@ -163,7 +190,7 @@ class space final : private sequential_port {
   std::unique_ptr<sequential_protocol> seq_;
 
   // Threads
-  std::mutex mu_;  // the protocol state above; held by the fault path, the progress thread, synchronization
+  state_mutex mu_;  // the protocol state above; held by the fault path, the progress thread, synchronization
   std::mutex inbox_mu_;
   std::deque<incoming> inbox_;
   std::atomic<size_t> inbox_size_{0};

@@ -153,7 +153,7 @@ void space::on_fault(uint32_t page, bool write) {
   if (release_mode_) {
     // The faulting thread may have interrupted any code but the DSM's own (which never touches the view),
     // so this lock is never held by the thread itself.
-    std::lock_guard<std::mutex> lock(mu_);
+    std::lock_guard<state_mutex> lock(mu_);
     if (pages_->home(page) == home_undecided) resolve_home(page);
     lazy_->fault(page, write);
     return;
@@ -161,7 +161,7 @@ void space::on_fault(uint32_t page, bool write) {
   if (!write && pages_->advice(page) == RDSM_DSM_READ_ONLY && home(page) >= 0) {
     // Read-only pages do not change while so advised, so no directory needs to know of the copy: the
     // faulting thread copies them from the home itself, as in release mode (the lock, as above).
-    std::lock_guard<std::mutex> lock(mu_);
+    std::lock_guard<state_mutex> lock(mu_);
     copy_read_only(page);
     return;
   }
@@ -173,7 +173,7 @@ bool space::upgrade_exclusive(uint32_t page) {
   // A write to a page this PE owns read-only (its read asked for ownership: read-modify-write) is served
   // here, without a message, unless the protocol's lock is taken (the service then does the same).
   if (state(page) != page_state::shared) return false;
-  std::unique_lock<std::mutex> lock(mu_, std::try_to_lock);
+  std::unique_lock<state_mutex> lock(mu_, std::try_to_lock);
   if (!lock.owns_lock() || !seq_->upgrade(page)) return false;
   // The page stays with this thread while it runs its write, as after a grant.
   seq_->hold(page);
@@ -225,7 +225,10 @@ void space::post_fault(uint32_t page, bool write) {
   if (woken) runtime::get().progress().wake();
   // While it polls, what peers send this PE it sees itself: they leave the progress thread asleep.
   bool polling = poll_;
-  if (polling) channel_->start_polling();
+  if (polling) {
+    channel_->start_polling();
+    runtime::get().progress().program_polling(true);
+  }
   // The answer takes at least one message round trip: spin a little, yield while it is likely to come
   // soon (the other PE's threads may need this core), then sleep on the slot.
   const wait_on on{.call = write ? "a DSM write fault" : "a DSM read fault", .what = "page", .addr = view(page),
@@ -253,6 +256,7 @@ void space::post_fault(uint32_t page, bool write) {
     }
     if (polling) {
       (void)channel_->stop_polling();  // the progress thread is woken next in any case
+      runtime::get().progress().program_polling(false);
       polling = false;
     }
     if (!woken) {
@@ -267,6 +271,7 @@ void space::post_fault(uint32_t page, bool write) {
     // Mail may have come without a wake-up, and this thread may have taken messages it had to keep for
     // later (a recall of the page it was just granted): the progress thread sees to both.
     const bool mail = channel_->stop_polling();
+    runtime::get().progress().program_polling(false);
     if (mail || has_work()) runtime::get().progress().wake();
   }
   slot->state.store(fault_slot::free_slot, std::memory_order_release);

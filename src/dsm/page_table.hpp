@@ -20,7 +20,8 @@ enum : int32_t { no_pe = -1, home_undecided = -2 };
 /// Event counts of one PE (rdsm_dsm_stats).
 struct counters {
   std::atomic<uint64_t> read_faults{0}, write_faults{0}, fetches{0}, invalidations{0}, write_backs{0}, diffs{0},
-      diff_bytes{0}, notices{0}, requests_served{0};
+      diff_bytes{0}, notices{0}, requests_served{0},
+      waits_served{0};
 };
 
 class page_table {

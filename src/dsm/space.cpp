@@ -139,6 +139,7 @@ void space::start(const char* fn) {
     s = rt.net().set_message_handler([this](int from, const void* data, size_t n) { on_message(from, data, n); });
     if (!s.ok()) fatal("%s: %s", fn, s.message().c_str());
     rt.progress().set_service(&space::service);
+    set_wait_service(&waiting_service);
   }
   install_fault_handler(this, !release_mode_ && nudge_);
   rt.at_finalize([this] { stop(); });
@@ -160,8 +161,11 @@ bool space::map_homes(const char* fn, bool wanted) {
 void space::stop() {
   barrier_all();  // every PE is done with the DSM
   runtime& rt = runtime::get();
-  if (!release_mode_) rt.progress().set_service(nullptr);
-  std::lock_guard<std::mutex> lock(mu_);  // a service round under way finishes first
+  if (!release_mode_) {
+    rt.progress().set_service(nullptr);
+    set_wait_service(nullptr);
+  }
+  std::lock_guard<state_mutex> lock(mu_);  // a service round under way finishes first
   if (!release_mode_) (void)rt.net().set_message_handler(nullptr);
   remove_fault_handler(!release_mode_ && nudge_);
   rt.set_faulting_range(0, 0);
@@ -189,7 +193,7 @@ void* space::allocate(const char* fn, size_t bytes, rdsm_dsm_placement_t placeme
   // after the other then do not sit a power of two apart, where their loads and stores would alias in
   // the caches (a Jacobi sweep between two such grids ran 25% slower).
   const size_t reserved = rounded >= 16 * page_size_ ? rounded + page_size_ : rounded;
-  std::unique_lock<std::mutex> lock(mu_);
+  std::unique_lock<state_mutex> lock(mu_);
   void* p = rounded < bytes ? nullptr : blocks_->allocate(reserved, page_size_);
   if (p == nullptr) {
     warn_exhausted(fn, bytes, *blocks_, "dsm", "DSM space", "RDSM_DSM_SIZE");
@@ -243,7 +247,7 @@ void space::release_block(const char* fn, void* p) {
   release();
   barrier_all();  // no PE still uses the block
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    std::lock_guard<state_mutex> lock(mu_);
     const size_t bytes = blocks_->block_size(p);
     if (!contains(reinterpret_cast<uintptr_t>(p)) || bytes == 0 || !blocks_->release(p))
       fatal("%s: %p was not returned by rdsm_dsm_alloc (or was already freed); pass a pointer from the DSM "
@@ -304,7 +308,7 @@ void space::advise(const char* fn, void* p, size_t bytes, rdsm_dsm_advice_t advi
   release();
   barrier_all();
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    std::lock_guard<state_mutex> lock(mu_);
     std::vector<uint32_t> copies;
     for (uint32_t page = first; page <= last; ++page) {
       if (pages_->home(page) == home_undecided) continue;
@@ -324,7 +328,7 @@ void space::advise(const char* fn, void* p, size_t bytes, rdsm_dsm_advice_t advi
   // diffs and every write reaches the home at release, so write-shared and producer-consumer pages follow
   // the default protocol there.
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    std::lock_guard<state_mutex> lock(mu_);
     std::vector<uint32_t> opened;  // in runs afterwards: one call per run, not per page
     for (uint32_t page = first; page <= last; ++page) {
       pages_->set_advice(page, static_cast<uint8_t>(advice));
@@ -365,6 +369,7 @@ void space::stats(rdsm_dsm_stats_t* out) const {
   out->notices = stats_.notices.load();
   out->requests_served = stats_.requests_served.load();
   out->wakeups = channel_ ? channel_->wakeups() : 0;
+  out->waits_served = stats_.waits_served.load();
   const cache_hook_stats cache = cache_hook_counters();
   out->cache_cleans = cache.cleans;
   out->cache_invalidates = cache.invalidates;

@@ -238,13 +238,19 @@ TEST(DsmPaths, SequentialModeWakesASleepingHomeThroughTheChannelAndCountsIt) {
   auto* p = static_cast<char*>(rdsm_dsm_alloc_placed(page, RDSM_DSM_ON_PE, 0));
   static long probe;  // a symmetric global: mapped here when PE 0 is on this host
   const bool same_host = shmem_ptr(&probe, 0) != nullptr;
+  static long read_done;
   if (me() == 0) p[0] = 42;
   rdsm_dsm_barrier();
   usleep(20000);  // every progress thread has gone to sleep
   const rdsm_dsm_stats_t before = stats();
   if (me() == 1) {
     EXPECT_EQ(p[0], 42);
+    shmem_long_p(&read_done, 1, 0);
+    shmem_quiet();
   }
+  // PE 0 sleeps outside the runtime meanwhile: a thread waiting in it would serve the request itself.
+  if (me() == 0)
+    while (__atomic_load_n(&read_done, __ATOMIC_ACQUIRE) == 0) usleep(1000);
   const rdsm_dsm_stats_t after = stats();
   if (me() == 1 && same_host) {
     EXPECT_GE(after.wakeups - before.wakeups, 1u) << "the read request did not wake PE 0's progress thread";
@@ -254,6 +260,48 @@ TEST(DsmPaths, SequentialModeWakesASleepingHomeThroughTheChannelAndCountsIt) {
   }
   rdsm_dsm_barrier();
   rdsm_dsm_free(p);
+}
+
+TEST(DsmPaths, SequentialModeThreadWaitingInTheRuntimeServesRequests) {
+  // PE 0 waits for a flag (shmem_wait_until) while PE 1 reads pages PE 0 wrote: each read needs PE 0 to
+  // take its write access away, which its waiting thread does itself (rdsm_dsm_stats: waits_served) where
+  // waiting threads poll. Every round's wait starts afresh, and polls for its first millisecond at least.
+  if (release_mode()) GTEST_SKIP() << "sequential consistency only";
+  // Waits poll with RDSM_DSM_POLL=on, or by default when this host has a CPU for each of its PEs (all PEs
+  // are on this host unless RDSM_HOST_ID says otherwise; then it is not known here, and not checked).
+  const char* poll = std::getenv("RDSM_DSM_POLL");
+  const bool by_default = poll == nullptr || std::strcmp(poll, "auto") == 0;
+  const bool known = !by_default || std::getenv("RDSM_HOST_ID") == nullptr;
+  const bool polls = by_default ? npes() <= sysconf(_SC_NPROCESSORS_ONLN) : std::strcmp(poll, "on") == 0;
+  const size_t page = rdsm_dsm_page_size();
+  constexpr int rounds = 16;
+  auto* p = static_cast<long*>(rdsm_dsm_alloc_placed(rounds * page, RDSM_DSM_ON_PE, 0));
+  static long turn;
+  if (me() == 0)
+    for (int i = 0; i < rounds; ++i) p[i * page / sizeof(long)] = i + 100;
+  rdsm_dsm_barrier();
+  const rdsm_dsm_stats_t before = stats();
+  for (int i = 0; i < rounds; ++i) {
+    if (me() == 0) shmem_long_wait_until(&turn, SHMEM_CMP_GT, i);
+    if (me() == 1) {
+      ASSERT_EQ(p[i * page / sizeof(long)], i + 100) << "round " << i;
+      shmem_long_atomic_inc(&turn, 0);
+    }
+  }
+  const rdsm_dsm_stats_t after = stats();
+  if (me() == 0 && known && polls) {
+    EXPECT_GE(after.waits_served - before.waits_served, 1u) << "PE 0's waiting thread served none of " << rounds
+                                                            << " read requests";
+  }
+  if (known && !polls) {
+    EXPECT_EQ(after.waits_served, 0u) << "a waiting thread served the protocol where waits do not poll";
+  }
+  rdsm_dsm_barrier();
+  EXPECT_EQ(p[0], 100);
+  rdsm_dsm_barrier();
+  rdsm_dsm_free(p);
+  turn = 0;
+  shmem_barrier_all();
 }
 
 TEST(DsmPaths, SequentialModeShowsWritesWithoutSynchronization) {
