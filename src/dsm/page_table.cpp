@@ -31,7 +31,7 @@ uint32_t max_map_count() {
 page_table::page_table(char* view, int view_fd, char* frames, char* twins, uint32_t n_pages, unsigned shift)
     : view_(view), view_fd_(view_fd), frames_(frames), twins_(twins), n_pages_(n_pages), shift_(shift),
       states_(std::make_unique<std::atomic<page_state>[]>(n_pages)), homes_(n_pages, no_pe),
-      advice_(n_pages, RDSM_DSM_DEFAULT), entered_(n_pages, 0), shared_(n_pages, 0),
+      advice_(n_pages, RDSM_DSM_DEFAULT), entered_(n_pages, 0), shared_(n_pages, 0), copied_(n_pages, 0),
       max_runs_(max_map_count() / 4), share_budget_(max_runs_) {}
 
 void page_table::protect(uint32_t page, uint32_t n, page_state s) {
@@ -109,6 +109,7 @@ void page_table::protect_runs(const std::vector<uint32_t>& pages, page_state s) 
 void page_table::forget_entries(uint32_t page, uint32_t n) {
   if (gathered(page, n)) flush();
   std::fill_n(entered_.begin() + page, n, uint8_t{0});
+  std::fill_n(copied_.begin() + page, n, uint8_t{0});
 }
 
 bool page_table::share(uint32_t page, uint32_t n, int file) {

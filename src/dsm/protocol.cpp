@@ -218,7 +218,10 @@ void space::release_waiters(uint32_t page) {
 
 void space::fetch(uint32_t page) {
   if (pages_->gathered(page, 1)) flush_protections();
-  mem_->read(home(page), frame_offset(page), frame(page), page_size_);
+  if (pages_->copied_before(page, page_table::copy_in))
+    mem_->read(home(page), frame_offset(page), frame(page), page_size_);
+  else
+    mem_->read_first(home(page), frame_offset(page), frame(page), page_size_);
   stats_.fetches.fetch_add(1, std::memory_order_relaxed);
 }
 
@@ -237,9 +240,11 @@ void space::write_back(uint32_t page) {
   runtime& rt = runtime::get();
   const int h = home(page);
   const sym_addr at{dsm_region, static_cast<uint64_t>(page) << shift_};
-  if (void* dst = rt.mapped(at, h)) {
-    std::memcpy(dst, frame(page), page_size_);
-    std::atomic_thread_fence(std::memory_order_release);
+  if (char* dst = mem_->at(h, frame_offset(page))) {
+    if (pages_->copied_before(page, page_table::copy_out) || !mem_->write_first(h, frame_offset(page), page_size_)) {
+      std::memcpy(dst, frame(page), page_size_);
+      std::atomic_thread_fence(std::memory_order_release);
+    }
   } else {
     before_dma_read({frame(page), page_size_});
     status s = rt.net().put(stream_, dsm_region, h, rt.remote_addr(at, h), frame(page), page_size_, false);

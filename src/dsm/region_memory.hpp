@@ -26,6 +26,9 @@ class region_memory final : public remote_memory {
   /// From a PE of this host the kernel copies between the two memory files (copy_file_range): no
   /// page-table entry of this process is used.
   void read_first(int pe, uint64_t offset, void* dst, size_t n) override;
+  /// This PE's own frames at [offset, offset + n) into `pe`'s at the same offset, by the kernel (as
+  /// read_first) when `pe` is on this host and its file is open here; false otherwise (nothing copied).
+  bool write_first(int pe, uint64_t offset, size_t n);
   void write_nbi(int pe, uint64_t offset, const void* src, size_t n) override;
   void read_nbi(int pe, uint64_t offset, void* dst, size_t n) override;
   /// To a PE of another host, many runs travel as one message, which the PE applies in its transport

@@ -64,19 +64,38 @@ void region_memory::read(int pe, uint64_t offset, void* dst, size_t n) {
   after_dma_write({dst, n});
 }
 
+namespace {
+// Copies [offset, offset + n) of file `from` to the same place in file `to` in the kernel; returns the
+// bytes copied (fewer where the kernel cannot: the caller copies the rest).
+size_t kernel_copy(int from, int to, uint64_t offset, size_t n) {
+  size_t done = 0;
+  auto in = static_cast<loff_t>(offset), out = static_cast<loff_t>(offset);
+  while (done < n) {
+    const ssize_t k = copy_file_range(from, &in, to, &out, n - done, 0);
+    if (k <= 0) break;
+    done += static_cast<size_t>(k);
+  }
+  return done;
+}
+}  // namespace
+
 void region_memory::read_first(int pe, uint64_t offset, void* dst, size_t n) {
   const int from = file(pe);
   size_t done = 0;
   if (from >= 0 && local_file_ >= 0 && dst == local_ + offset) {
     std::atomic_thread_fence(std::memory_order_acquire);
-    auto in = static_cast<loff_t>(offset), out = static_cast<loff_t>(offset);
-    while (done < n) {
-      const ssize_t k = copy_file_range(from, &in, local_file_, &out, n - done, 0);
-      if (k <= 0) break;  // not supported here: the CPU copies the rest
-      done += static_cast<size_t>(k);
-    }
+    done = kernel_copy(from, local_file_, offset, n);
   }
   if (done < n) read(pe, offset + done, static_cast<char*>(dst) + done, n - done);
+}
+
+bool region_memory::write_first(int pe, uint64_t offset, size_t n) {
+  const int to = file(pe);
+  if (to < 0 || local_file_ < 0) return false;
+  const size_t done = kernel_copy(local_file_, to, offset, n);
+  if (done < n) std::memcpy(at(pe, offset + done), local_ + offset + done, n - done);
+  std::atomic_thread_fence(std::memory_order_release);
+  return true;
 }
 
 void region_memory::read_nbi(int pe, uint64_t offset, void* dst, size_t n) {

@@ -114,6 +114,23 @@ TEST(PageTable, ProtectionsAfterTheFirstOpeningFollowTheState) {
   EXPECT_EQ(pages.view(1)[0], 'y');
 }
 
+// A frame's first copy each way (in from its home, out to it) is told apart from later ones, until its
+// entries are forgotten (a hole punch, at free): the first is the kernel's, later ones the CPU's.
+TEST(PageTable, FirstCopiesOfAFrameAreToldApartEachWay) {
+  file_view f;
+  ASSERT_NE(f.view, MAP_FAILED);
+  page_table pages(f.view, f.fd, f.frames, nullptr, n_pages, f.shift);
+  EXPECT_FALSE(pages.copied_before(1, page_table::copy_in));
+  EXPECT_TRUE(pages.copied_before(1, page_table::copy_in));
+  EXPECT_FALSE(pages.copied_before(1, page_table::copy_out)) << "the other way is a first copy of its own";
+  EXPECT_TRUE(pages.copied_before(1, page_table::copy_out));
+  EXPECT_FALSE(pages.copied_before(2, page_table::copy_in)) << "another page";
+  pages.forget_entries(0, 2);
+  EXPECT_FALSE(pages.copied_before(1, page_table::copy_in));
+  EXPECT_FALSE(pages.copied_before(1, page_table::copy_out));
+  EXPECT_TRUE(pages.copied_before(2, page_table::copy_in)) << "outside the pages forgotten";
+}
+
 // The protection /proc/self/maps gives the mapping that holds `p` ("r--", "rw-", "---"), and whether that
 // mapping spans exactly [from, to).
 std::string protection_of(const void* p, const void* from = nullptr, const void* to = nullptr, bool* spans = nullptr) {
