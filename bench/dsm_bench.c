@@ -25,6 +25,7 @@ double *g_work;
 long *g_wrong;
 double g_segv_ns, g_get_ns, g_copy_ns, g_amo_ns;
 double g_wake_ns;
+double g_downgrade_ns;
 int g_n;
 struct dsm_bench_opts D;
 static const char *g_csv_path;

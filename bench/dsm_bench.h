@@ -15,6 +15,7 @@ extern double *g_buf;        /* symmetric: one PE's samples, gathered by PE 0 */
 extern double *g_work;       /* PE 0: the gathered samples */
 extern long *g_wrong;        /* symmetric, used on PE 0: wrong values seen by any PE */
 extern double g_segv_ns, g_get_ns, g_copy_ns, g_amo_ns; /* PE 0: this run's limits */
+extern double g_downgrade_ns; /* PE 0: mprotect taking write access away while another PE runs */
 extern double g_wake_ns;     /* PE 0: a sleeping thread's wake-up from the other CPU (not a limit: a cost) */
 extern int g_n;              /* symmetric (a global): how many samples this PE put in g_buf */
 

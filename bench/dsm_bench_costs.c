@@ -10,6 +10,7 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -60,6 +61,27 @@ static int limit_wake(double *ns, int reps) {
   return reps;
 }
 
+/* Taking write access away from a written page of a shared file mapping (mprotect to read-only), as a
+ * sequential-mode owner does when another PE reads its page, while another PE keeps its CPU busy (PE 0 polls
+ * in shmem_long_wait_until): a guest with shadow page tables may then flush the other CPU as well. */
+static int limit_downgrade(double *ns, int reps) {
+  const size_t page = (size_t)sysconf(_SC_PAGESIZE);
+  int fd = memfd_create("rdsm-bench-downgrade", 0);
+  if (fd < 0 || ftruncate(fd, (off_t)page) != 0) return 0;
+  volatile char *p = mmap(NULL, page, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+  close(fd);
+  if (p == MAP_FAILED) return 0;
+  for (int i = 0; i < reps; i++) {
+    p[0] = (char)i; /* written: the entry is writable and dirty, as an owner's page */
+    uint64_t t0 = timer_ticks();
+    mprotect((void *)p, page, PROT_READ);
+    ns[i] = timer_ns(timer_ticks() - t0);
+    mprotect((void *)p, page, PROT_READ | PROT_WRITE);
+  }
+  munmap((void *)p, page);
+  return reps;
+}
+
 static void do_get(void *p, long k) {
   struct copy_ctx *c = p;
   for (long i = 0; i < k; i++) shmem_getmem(c->dst, c->src, c->size, 0);
@@ -86,6 +108,17 @@ static void limits(void) {
   }
   int n = report_from(1, "limit_segv", "local", (size_t)sysconf(_SC_PAGESIZE), 0);
   if (me == 0) g_segv_ns = median_of(g_work, n);
+  static long measured; /* PE 1 sets PE 0's when done; PE 0 polls for it meanwhile */
+  if (me == 1) {
+    bench_progress("limit_downgrade", "busy-cpu", (size_t)sysconf(_SC_PAGESIZE));
+    g_n = limit_downgrade(g_buf, D.quick ? 200 : 2000);
+    shmem_long_atomic_set(&measured, 1, 0);
+  } else if (me == 0) {
+    shmem_long_wait_until(&measured, SHMEM_CMP_NE, 0);
+    measured = 0;
+  }
+  n = report_from(1, "limit_downgrade", "busy-cpu", (size_t)sysconf(_SC_PAGESIZE), 0);
+  if (me == 0) g_downgrade_ns = median_of(g_work, n);
   if (me == 1) {
     bench_progress("limit_copy", "local", g_page);
     g_n = bench_sample(do_memcpy, &copy, g_buf);
@@ -112,6 +145,10 @@ static void limits(void) {
   }
   n = report_from(1, "limit_wake", "cpu-cpu", 0, 0);
   if (me == 0) g_wake_ns = median_of(g_work, n);
+  if (me == 0)
+    bench_note("limits: mprotect taking write access away while another PE runs %.3g ns (a sequential-mode read of a "
+               "page another PE writes needs one at least: its floor is SIGSEGV+mprotect + that + get, %.3g ns)",
+               g_downgrade_ns, g_segv_ns + g_downgrade_ns + g_get_ns);
   if (me == 0)
     bench_note("limits: SIGSEGV+mprotect %.3g ns, memcpy of %zu B %.3g ns, shmem_getmem of %zu B %.3g ns: "
                "fault limit (SIGSEGV+mprotect + get) %.3g ns; 8-byte fetch-add round trip %.3g ns; a thread's "

@@ -132,6 +132,9 @@ def dsm_rows(results, tools):
                 elif b in ("dsm_read_fault", "dsm_write_fault"):
                     op, sz = f"{b}/{mem}", f"{size}"
                     ratio = f"{r['ratio']:.3g}x limit" if r["ratio"] > 0 else ""
+                    floor = sc_floor(res["rows"], mem)
+                    if mode == "sequential" and floor > 0:
+                        ratio += f", {r['median'] / floor:.3g}x SC floor"
                 elif b == "dsm_barrier":
                     op, sz = f"{b}/{mem}", f"{size} page{'' if size == 1 else 's'}"
                     zero = res["rows"].get((b, f"cached-{tag}", 0))
@@ -176,6 +179,18 @@ def dsm_rows(results, tools):
                     op = f"{b}/{mem} (4 PEs, one host)"
                 lines.append((op, f"{size}", tools.fmt(r["median"], r["unit"]), tools.fmt(r["p99"], r["unit"]), ratio))
     return lines
+
+
+def sc_floor(rows, mem):
+    """What a sequential-mode fault of PE 1 on a page PE 0 holds costs at least on this machine: SIGSEGV+mprotect,
+    PE 0's loss of access (limit_downgrade: mprotect while the other CPU runs) and, but for an upgrade, the page's
+    get. 0 when the run has no limit_downgrade row."""
+    def median(bench):
+        return next((r["median"] for (b, _, _), r in rows.items() if b == bench), 0)
+    segv, down, get = median("limit_segv"), median("limit_downgrade"), median("limit_get")
+    if not (segv and down and get):
+        return 0
+    return segv + down + (0 if mem.startswith("upgrade") else get)
 
 
 def dsm_targets(results):
@@ -238,7 +253,8 @@ def print_dsm(results, out, tools, table=True):
           f"on one host: a 'fault' row is then a first access, mostly none), -rcopy: release with "
           f"RDSM_DSM_SAME_HOST=copy (the protocol's copies, as between hosts), -sc: sequential. Faults: "
           f"PE 1 on pages of PE 0, ratio to this run's SIGSEGV+mprotect + one page get (upgrade: SIGSEGV+mprotect "
-          f"alone). Barrier: slowest PE; ratios to the DSM barrier with 0 cached pages and to shmem_barrier_all timed "
+          f"alone; sequential mode also to its floor here, that limit plus limit_downgrade, PE 0's mprotect taking "
+          f"access away while the other CPU runs). Barrier: slowest PE; ratios to the DSM barrier with 0 cached pages and to shmem_barrier_all timed "
           f"alternately with it (a drift of the machine shows in both). Kernels: slowest PE "
           f"(2 PEs: ratios to 1 PE and to the limit, threads2: each PE's rows done by a thread of one process on "
           f"private memory; threads2: ratio to 1 PE, what 2 CPUs gain at best; 1 PE: to the serial run in private "
