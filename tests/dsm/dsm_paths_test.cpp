@@ -245,12 +245,13 @@ TEST(DsmPaths, SequentialModeWakesASleepingHomeThroughTheChannelAndCountsIt) {
   const rdsm_dsm_stats_t before = stats();
   if (me() == 1) {
     EXPECT_EQ(p[0], 42);
-    shmem_long_p(&read_done, 1, 0);
+    for (int pe = 0; pe < npes(); ++pe) shmem_long_p(&read_done, 1, pe);
     shmem_quiet();
-  }
-  // PE 0 sleeps outside the runtime meanwhile: a thread waiting in it would serve the request itself.
-  if (me() == 0)
+  } else {
+    // The others sleep outside the runtime meanwhile: a thread waiting in it would serve the request itself,
+    // and a barrier's messages from other hosts would wake PE 0's progress thread before the request came.
     while (__atomic_load_n(&read_done, __ATOMIC_ACQUIRE) == 0) usleep(1000);
+  }
   const rdsm_dsm_stats_t after = stats();
   if (me() == 1 && same_host) {
     EXPECT_GE(after.wakeups - before.wakeups, 1u) << "the read request did not wake PE 0's progress thread";
