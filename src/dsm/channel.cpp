@@ -76,10 +76,11 @@ void channel::ring(int pe, peer& p) {
   char* base = mem_.at(pe, 0) + layout_.offset;
   __atomic_fetch_add(word(base, mail_at), 1, __ATOMIC_SEQ_CST);
   // A running progress thread finds the mail on its next round; only a sleeping one needs the eventfd. So
-  // does a thread polling its mail (a faulting thread waiting for its grant): woken, the progress thread
-  // would run beside it on the other CPU for nothing, and every mprotect in that process then costs an
-  // interrupt of that CPU (50-60 us instead of 8 on the VM measured). The poller stops after a Dekker-style
-  // exchange: it lowers the count, then looks for mail; the mail counter was raised above, before the look.
+  // does a thread polling its mail (a faulting thread waiting for its grant, a thread waiting in the
+  // runtime): woken, the progress thread would cost a wake-up and run beside it for nothing, keeping the
+  // other CPU busy (an mprotect taking access away then costs 50-60 us instead of 8 on the VM measured).
+  // The poller stops after a Dekker-style exchange: it lowers the count, then looks for mail; the mail
+  // counter was raised above, before the look.
   if (__atomic_load_n(reinterpret_cast<uint32_t*>(base + asleep_at), __ATOMIC_SEQ_CST) == 0) return;
   if (__atomic_load_n(reinterpret_cast<uint32_t*>(base + pollers_at), __ATOMIC_SEQ_CST) != 0) return;
   uint64_t one = 1;
