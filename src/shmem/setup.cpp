@@ -154,7 +154,16 @@ void shmem_free(void* ptr) noexcept { sym_free(__func__, ptr); }
 void shmem_pcontrol(const int level, ...) noexcept { (void)level; }
 
 // Deprecated names.
-void start_pes(int) noexcept { shmem_init(); }
+// start_pes needs no shmem_finalize: the library is finalized when the program exits (the specification),
+// by an exit handler registered at the first call. A program that finalizes itself leaves it nothing to do.
+void start_pes(int) noexcept {
+  static std::atomic<bool> registered{false};
+  shmem_init();
+  if (!registered.exchange(true))
+    std::atexit([] {
+      while (g_init_calls.load(std::memory_order_relaxed) > 0) shmem_finalize();
+    });
+}
 int _my_pe(void) noexcept { return shmem_my_pe(); }
 int _num_pes(void) noexcept { return shmem_n_pes(); }
 void* shmalloc(size_t size) noexcept { return sym_allocate(__func__, size, 0, false); }
