@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <ctime>
 
 #include "common/log.hpp"
 #include "core/memory.hpp"
@@ -10,6 +11,7 @@
 #include "core/runtime.hpp"
 #include "core/sync.hpp"
 #include "shmem.h"
+#include "shmemx.h"
 #include "shmem/context.hpp"
 
 using namespace rdsm::detail;
@@ -152,6 +154,13 @@ void shmem_free(void* ptr) noexcept { sym_free(__func__, ptr); }
 // The profiling control hook: rdsm has no profiling of its own, so levels only reach tools that
 // intercept it (through the pshmem_* names).
 void shmem_pcontrol(const int level, ...) noexcept { (void)level; }
+
+// Extensions (shmemx.h).
+double shmemx_wtime(void) noexcept {
+  timespec t{};
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_nsec) * 1e-9;
+}
 
 // Deprecated names.
 // start_pes needs no shmem_finalize: the library is finalized when the program exits (the specification),

@@ -316,8 +316,13 @@ def doc_text(routines15, routines16):
         lines.append("Nothing.")
     lines += [
         "",
-        "Also not provided: the deprecated `mpp/` header directory (`#include <mpp/shmem.h>`,",
-        "`<mpp/shmemx.h>`).",
+        "The deprecated `mpp/` header directory is provided (`#include <mpp/shmem.h>`, `<mpp/shmemx.h>`).",
+        "",
+        "## Extensions",
+        "",
+        "`shmemx.h` declares `double shmemx_wtime(void)`, wall-clock seconds from a fixed point of the process",
+        "(`CLOCK_MONOTONIC`) for timing intervals, as several other implementations provide under that name",
+        "(`compat.shmemx_wtime`).",
     ]
     return "\n".join(lines) + "\n"
 

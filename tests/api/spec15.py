@@ -394,4 +394,7 @@ BEHAVIOURS = [
      "`shmem_heap` (`AlignBeyondTwoMib...`, `AlignOfZero...`), unit `SymmetricHeap.AlignsAddresses...`"),
     ("`rdsmcc` and `rdsmc++` link libm (and libpthread), as other implementations' `oshcc` do",
      "`compat.rdsmcc_links_libm`"),
+    ("`start_pes` needs no `shmem_finalize`: the library is finalized when the program exits (a program that "
+     "also calls `shmem_finalize` leaves the exit nothing to do)",
+     "`shmem_start_pes`, `shmem_start_pes_finalize`"),
 ]
