@@ -42,6 +42,20 @@ int start(int requested) {
   }
   bind_predefined_teams();
   g_init_calls.store(1, std::memory_order_release);
+  // A program may end without shmem_finalize (start_pes never needs one; shmem_init's programs often leave
+  // it out): a normal exit finalizes, collectively, as if main had called it. Registered after the runtime
+  // started, so this runs before the destructors of what it built. An exit with a non-zero status leaves
+  // the job to end as a PE's failure.
+  static bool registered = false;
+  if (!registered) {
+    registered = true;
+    on_exit(
+        [](int status, void*) {
+          if (status != 0) return;
+          while (g_init_calls.load(std::memory_order_relaxed) > 0) shmem_finalize();
+        },
+        nullptr);
+  }
   return 0;
 }
 
@@ -163,16 +177,8 @@ double shmemx_wtime(void) noexcept {
 }
 
 // Deprecated names.
-// start_pes needs no shmem_finalize: the library is finalized when the program exits (the specification),
-// by an exit handler registered at the first call. A program that finalizes itself leaves it nothing to do.
-void start_pes(int) noexcept {
-  static std::atomic<bool> registered{false};
-  shmem_init();
-  if (!registered.exchange(true))
-    std::atexit([] {
-      while (g_init_calls.load(std::memory_order_relaxed) > 0) shmem_finalize();
-    });
-}
+// Needs no shmem_finalize: a normal exit finalizes (start).
+void start_pes(int) noexcept { shmem_init(); }
 int _my_pe(void) noexcept { return shmem_my_pe(); }
 int _num_pes(void) noexcept { return shmem_n_pes(); }
 void* shmalloc(size_t size) noexcept { return sym_allocate(__func__, size, 0, false); }

@@ -394,7 +394,8 @@ BEHAVIOURS = [
      "`shmem_heap` (`AlignBeyondTwoMib...`, `AlignOfZero...`), unit `SymmetricHeap.AlignsAddresses...`"),
     ("`rdsmcc` and `rdsmc++` link libm (and libpthread), as other implementations' `oshcc` do",
      "`compat.rdsmcc_links_libm`"),
-    ("`start_pes` needs no `shmem_finalize`: the library is finalized when the program exits (a program that "
-     "also calls `shmem_finalize` leaves the exit nothing to do)",
-     "`shmem_start_pes`, `shmem_start_pes_finalize`"),
+    ("A program may end without `shmem_finalize` (`start_pes` never needs one; the 1.4 text called the finalize at "
+     "the end of main implicit): an exit with status 0 finalizes, collectively; a PE that leaves while others wait "
+     "in a collective is named as a mismatch, and a non-zero exit still ends the job as a failure",
+     "`shmem_start_pes`, `shmem_init_without_finalize`, `shmem_start_pes_finalize`, `errors.early_return`"),
 ]

@@ -24,7 +24,10 @@ int main(int argc, char **argv) {
   int me = shmem_my_pe();
   long *heap = shmem_malloc(64);
   long local = 0;
-  if (strcmp(mode, "bad_pe") == 0) {
+  if (strcmp(mode, "early_return") == 0) {
+    if (me == 1) return 0; /* its implicit finalize meets PE 0's barrier */
+    shmem_barrier_all();
+  } else if (strcmp(mode, "bad_pe") == 0) {
     shmem_long_p(&target, 1, 7);
   } else if (strcmp(mode, "negative_pe") == 0) {
     shmem_long_g(heap, -1);

@@ -1,0 +1,33 @@
+/* A program may end without shmem_finalize: a normal exit finalizes the library, collectively (start_pes
+ * never needs a finalize; programs that call shmem_init often leave it out too). rdsmrun ends a job whose PE
+ * exits unfinalized with status 1. argv[1]: "start_pes" or "init", how the program starts; with "finalize"
+ * after it, the program also finalizes itself, and the exit has nothing left to do. */
+#include <shmem.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int main(int argc, char** argv) {
+  const int deprecated = argc > 1 && strcmp(argv[1], "start_pes") == 0;
+  if (deprecated)
+    start_pes(0);
+  else
+    shmem_init();
+  const int me = deprecated ? _my_pe() : shmem_my_pe(), n = deprecated ? _num_pes() : shmem_n_pes();
+  long* box = (long*)(deprecated ? shmalloc(sizeof(long)) : shmem_malloc(sizeof(long)));
+  if (box == NULL) {
+    fprintf(stderr, "implicit finalize: the symmetric allocation failed\n");
+    return 1;
+  }
+  *box = -1;
+  shmem_barrier_all();
+  shmem_long_p(box, me, (me + 1) % n);
+  shmem_barrier_all();
+  if (*box != (me + n - 1) % n) {
+    fprintf(stderr, "implicit finalize: PE %d received %ld, expected %d\n", me, *box, (me + n - 1) % n);
+    return 1;
+  }
+  shmem_barrier_all();
+  if (argc > 2 && strcmp(argv[2], "finalize") == 0) shmem_finalize();
+  return 0; /* finalized at exit unless finalized above */
+}
