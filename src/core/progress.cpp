@@ -76,16 +76,13 @@ void progress_engine::run() {
       if (step(net_.driven(monotonic_ns(), driven_hold_ns))) {
         idle = 0;
         last_work = 0;
-      } else if (linger_ns_.load(std::memory_order_relaxed) == 0 || (idle & 15) == 15 ||
-                 polling_threads_.load(std::memory_order_relaxed) > 0) {
+      } else if (linger_ns_.load(std::memory_order_relaxed) == 0 || (idle & 15) == 15 || program_polls()) {
         // Without a linger the thread sleeps as soon as its rounds find nothing: each round over TCP costs
         // system calls, on a CPU that the PE's own waiting thread usually needs at that moment. So it does
         // while a program thread polls for the same work.
         const uint64_t t = monotonic_ns();
         if (last_work == 0) last_work = t;
-        if (t - last_work > linger_ns_.load(std::memory_order_relaxed) ||
-            polling_threads_.load(std::memory_order_relaxed) > 0)
-          break;
+        if (t - last_work > linger_ns_.load(std::memory_order_relaxed) || program_polls()) break;
         sched_yield();
       }
     }

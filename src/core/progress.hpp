@@ -44,10 +44,11 @@ class progress_engine {
   /// usually arrives within it, and a sleeping thread's wake-up costs tens of microseconds here. Zero
   /// (the default) sleeps at once; the DSM sets it unless more threads than cores would poll.
   void set_linger(uint64_t ns) { linger_ns_.store(ns, std::memory_order_relaxed); }
-  /// A program thread starts (true) or stops (false) polling for the service's work itself (a faulting or
-  /// waiting thread of the sequential DSM): while one does, the thread does not linger after its work but
-  /// sleeps, leaving the CPUs to the threads that poll. Async-signal-safe.
-  void program_polling(bool on) { polling_threads_.fetch_add(on ? 1 : -1, std::memory_order_relaxed); }
+  /// The word that counts the program threads polling for the service's work themselves (a faulting or
+  /// waiting thread of the sequential DSM; the same-host channel's count, which peers read too): while it is
+  /// not zero the thread does not linger after its work but sleeps, leaving the CPUs to the threads that
+  /// poll. Set before the thread has work for it.
+  void share_poller_count(const uint32_t* count) { pollers_.store(count, std::memory_order_release); }
 
  private:
   void run();
@@ -59,7 +60,9 @@ class progress_engine {
   std::atomic<bool> stop_{false};
   std::atomic<bool (*)()> service_{nullptr};
   std::atomic<uint64_t> linger_ns_{0};
-  std::atomic<int> polling_threads_{0};
+  const uint32_t no_pollers_ = 0;
+  std::atomic<const uint32_t*> pollers_{&no_pollers_};
+  bool program_polls() const { return __atomic_load_n(pollers_.load(std::memory_order_acquire), __ATOMIC_RELAXED) != 0; }
   uint32_t own_sleeping_ = 0;
   std::atomic<uint32_t*> sleeping_{&own_sleeping_};
   void set_sleeping(uint32_t v) { __atomic_store_n(sleeping_.load(std::memory_order_acquire), v, __ATOMIC_SEQ_CST); }

@@ -35,6 +35,9 @@ channel::channel(remote_memory& mem, channel_layout layout, int my_pe, int n_pes
 }
 
 uint32_t* channel::sleep_flag() { return reinterpret_cast<uint32_t*>(own_ + layout_.offset + asleep_at); }
+const uint32_t* channel::poller_count() const {
+  return reinterpret_cast<const uint32_t*>(own_ + layout_.offset + pollers_at);
+}
 
 channel::~channel() {
   for (auto& p : peers_) {

@@ -50,6 +50,8 @@ class channel {
   bool send(int pe, const message& m);
   /// The word where this PE's progress thread says it sleeps (progress_engine::share_sleep_flag).
   uint32_t* sleep_flag();
+  /// The count of this PE's threads that poll their mail (progress_engine::share_poller_count).
+  const uint32_t* poller_count() const;
   /// Whether messages arrived (one load) or some wait in an overflow queue. Async-signal-safe.
   bool pending() const;
   /// A thread of this PE starts looking at its mail itself while it waits (a faulting thread that polls):

@@ -124,6 +124,9 @@ class space final : private sequential_port {
   bool serve();
   bool serve_locked();  // under mu_; whether it handled a message or a fault
   bool has_work() const;
+  /// A thread of this PE stops polling its mail: mail that came without a wake-up, and messages kept for
+  /// later, are then the progress thread's, which is woken for them.
+  void stop_polling_hand_over();
   void serve_faults();
   void release_waiter(fault_slot& slot);
   void release_waiters(uint32_t page);

@@ -225,10 +225,7 @@ void space::post_fault(uint32_t page, bool write) {
   if (woken) runtime::get().progress().wake();
   // While it polls, what peers send this PE it sees itself: they leave the progress thread asleep.
   bool polling = poll_;
-  if (polling) {
-    channel_->start_polling();
-    runtime::get().progress().program_polling(true);
-  }
+  if (polling) channel_->start_polling();
   // The answer takes at least one message round trip: spin a little, yield while it is likely to come
   // soon (the other PE's threads may need this core), then sleep on the slot.
   const wait_on on{.call = write ? "a DSM write fault" : "a DSM read fault", .what = "page", .addr = view(page),
@@ -256,7 +253,6 @@ void space::post_fault(uint32_t page, bool write) {
     }
     if (polling) {
       (void)channel_->stop_polling();  // the progress thread is woken next in any case
-      runtime::get().progress().program_polling(false);
       polling = false;
     }
     if (!woken) {
@@ -267,13 +263,9 @@ void space::post_fault(uint32_t page, bool write) {
     syscall(SYS_futex, &slot->state, FUTEX_WAIT_PRIVATE, fault_slot::posted, &limit, nullptr, 0);
     watch_tick(monotonic_ns());
   }
-  if (polling) {
-    // Mail may have come without a wake-up, and this thread may have taken messages it had to keep for
-    // later (a recall of the page it was just granted): the progress thread sees to both.
-    const bool mail = channel_->stop_polling();
-    runtime::get().progress().program_polling(false);
-    if (mail || has_work()) runtime::get().progress().wake();
-  }
+  // Mail may have come without a wake-up, and this thread may have taken messages it had to keep for
+  // later (a recall of the page it was just granted): the progress thread sees to both.
+  if (polling) stop_polling_hand_over();
   slot->state.store(fault_slot::free_slot, std::memory_order_release);
   seq_->resumed(page, monotonic_ns());
 }

@@ -37,7 +37,6 @@ const wait_service space::waiting_service{
           space* s = get();
           if (s == nullptr || !s->poll_ || in_service || waiting_server || s->mu_.held_here()) return false;
           s->channel_->start_polling();
-          runtime::get().progress().program_polling(true);
           waiting_server = true;
           return true;
         },
@@ -51,13 +50,7 @@ const wait_service space::waiting_service{
     .end =
         [] {
           waiting_server = false;
-          runtime::get().progress().program_polling(false);
-          space* s = get();
-          if (s == nullptr) return;
-          // As a faulting thread that stops polling: mail that came without a wake-up, or messages kept for
-          // later, are the progress thread's now.
-          const bool mail = s->channel_->stop_polling();
-          if (mail || s->has_work()) runtime::get().progress().wake();
+          if (space* s = get()) s->stop_polling_hand_over();
         },
 };
 
@@ -85,6 +78,11 @@ bool space::serve_while_waiting() {
   const bool did = serve_locked();
   in_service = was;
   return did;
+}
+
+void space::stop_polling_hand_over() {
+  const bool mail = channel_->stop_polling();
+  if (mail || has_work()) runtime::get().progress().wake();
 }
 
 bool space::has_work() const {

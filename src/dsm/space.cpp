@@ -136,6 +136,7 @@ void space::start(const char* fn) {
                                                 stats_);
     channel_ = std::make_unique<channel>(*mem_, chan, my_pe_, n_pes_, alias_, rt.progress().wake_fd());
     rt.progress().share_sleep_flag(channel_->sleep_flag());
+    rt.progress().share_poller_count(channel_->poller_count());
     s = rt.net().set_message_handler([this](int from, const void* data, size_t n) { on_message(from, data, n); });
     if (!s.ok()) fatal("%s: %s", fn, s.message().c_str());
     rt.progress().set_service(&space::service);

@@ -3,8 +3,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <ctime>
 
+#include "common/cpu.hpp"
 #include "common/log.hpp"
 #include "core/memory.hpp"
 #include "core/rma.hpp"
@@ -45,17 +45,14 @@ int start(int requested) {
   // A program may end without shmem_finalize (start_pes never needs one; shmem_init's programs often leave
   // it out): a normal exit finalizes, collectively, as if main had called it. Registered after the runtime
   // started, so this runs before the destructors of what it built. An exit with a non-zero status leaves
-  // the job to end as a PE's failure.
-  static bool registered = false;
-  if (!registered) {
-    registered = true;
-    on_exit(
-        [](int status, void*) {
-          if (status != 0) return;
-          while (g_init_calls.load(std::memory_order_relaxed) > 0) shmem_finalize();
-        },
-        nullptr);
-  }
+  // the job to end as a PE's failure. (A process starts the runtime once: an init after the last finalize is
+  // refused above.)
+  on_exit(
+      [](int status, void*) {
+        if (status != 0) return;
+        while (g_init_calls.load(std::memory_order_relaxed) > 0) shmem_finalize();
+      },
+      nullptr);
   return 0;
 }
 
@@ -170,11 +167,7 @@ void shmem_free(void* ptr) noexcept { sym_free(__func__, ptr); }
 void shmem_pcontrol(const int level, ...) noexcept { (void)level; }
 
 // Extensions (shmemx.h).
-double shmemx_wtime(void) noexcept {
-  timespec t{};
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_nsec) * 1e-9;
-}
+double shmemx_wtime(void) noexcept { return static_cast<double>(monotonic_ns()) * 1e-9; }
 
 // Deprecated names.
 // Needs no shmem_finalize: a normal exit finalizes (start).
