@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <future>
 #include <algorithm>
 #include <cstring>
 
@@ -33,14 +34,20 @@ status progress_engine::start() {
   wake_fd_ = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
   if (wake_fd_ < 0) return status::error(format("progress thread: eventfd failed: %s", std::strerror(errno)));
   stop_ = false;
-  thread_ = std::thread([this] {
+  // The thread is set up (its time slice asked for) before start returns: what the program sees of it
+  // after shmem_init does not depend on when the scheduler first runs it.
+  std::promise<void> set_up;
+  std::future<void> ready = set_up.get_future();
+  thread_ = std::thread([this, set_up = std::move(set_up)]() mutable {
     if (slice_ns_ != 0) {
       if (const int e = request_time_slice(slice_ns_))
         RDSM_LOG_INFO("progress", "the scheduler refused a time slice of %llu ns (%s); the default stays",
                       static_cast<unsigned long long>(slice_ns_), std::strerror(e));
     }
+    set_up.set_value();
     run();
   });
+  ready.wait();
   return {};
 }
 
