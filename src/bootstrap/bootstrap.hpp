@@ -26,6 +26,10 @@ class bootstrap {
   /// Ends the whole job: every other PE is ended, the launcher (if any) reports `message` and exits with
   /// `code`. Safe to call from any thread; does not return.
   [[noreturn]] virtual void abort(int code, const std::string& message) = 0;
+  /// Called when a peer seems lost: where the backend hears of the job's end by itself (a notice that some PE
+  /// died or aborted, which ends this process), waits up to `ms` for such a notice, so that the job's end
+  /// names its first cause and not a PE the end has already taken. Returns if none comes. Any thread.
+  virtual void await_job_end(int ms) { (void)ms; }
   /// Tells the launcher this PE finalized cleanly (so its exit is not a failure). Collective.
   virtual status finalize() = 0;
 };

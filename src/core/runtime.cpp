@@ -98,6 +98,8 @@ status runtime::start(int requested_thread_level) {
   RDSM_ASSIGN_OR_RETURN(sync_.fd, create_shared_area("rdsm-sync", internal_bytes, page, sync_.area));
 
   RDSM_ASSIGN_OR_RETURN(net_, transport::create(my_pe_, n_pes_, [this](int pe, const std::string& cause) {
+                          // The peer may be gone because the job is ending for another reason.
+                          boot_->await_job_end(300);
                           abort_job(1, format("lost contact with PE %d (%s): it has probably died; ending the job",
                                               pe, cause.c_str()));
                         }, cfg_.shm_dir));
@@ -137,7 +139,8 @@ status runtime::start(int requested_thread_level) {
   }
   if (cfg_.share_heap) RDSM_TRY(map_peers(heap_region, heap_memory_));
   if (data_.fd >= 0) RDSM_TRY(map_peers(data_region, data_));
-  RDSM_TRY(map_peers(sync_region, sync_));
+  RDSM_TRY(map_peers(sync_region, sync_));  // learns every PE's host
+  for (int id = heap_region; id <= sync_region; ++id) map_through_transport(id);
   // With a CPU for each PE of this host, a wait past its first millisecond keeps polling while the machine
   // has CPUs to spare (cpu.hpp): it answers at once, and a polling waiter that yields costs a computing
   // thread on its CPU nothing measurable here. More PEs than CPUs, or RDSM_WAIT_POLL=off: long waits sleep.
@@ -243,12 +246,17 @@ status runtime::exchange_region(int id, uintptr_t origin, size_t length) {
     keys[pe] = all[pe].substr(sizeof head);
   }
   RDSM_TRY(net_->unpack_region_keys(id, raws, keys));
-  mapped_[id].resize(static_cast<size_t>(n_pes_));
-  for (int pe = 0; pe < n_pes_; ++pe) {
-    auto* m = static_cast<char*>(net_->mapped_base(id, pe));
-    mapped_[id][pe] = m != nullptr ? m + (remote_[id][pe] - raws[pe]) : nullptr;
-  }
+  mapped_[id].assign(static_cast<size_t>(n_pes_), nullptr);
   return {};
+}
+
+void runtime::map_through_transport(int id) {
+  // Only PEs of this host can be mapped: asking for others would connect to each of them now.
+  for (int pe = 0; pe < n_pes_; ++pe) {
+    if (mapped_[id][pe] != nullptr || host_of(pe) != host_of(my_pe_)) continue;
+    auto* m = static_cast<char*>(net_->mapped_base(id, pe));
+    if (m != nullptr) mapped_[id][pe] = m + (remote_[id][pe] - net_->remote_base(id, pe));
+  }
 }
 
 bool runtime::oversubscribed() const {
@@ -263,6 +271,7 @@ status runtime::attach_region(int id, const data_segment& area, int fd) {
   attached_.area = area;
   attached_.fd = fd;
   RDSM_TRY(map_peers(id, attached_));
+  map_through_transport(id);
   return boot_->barrier();
 }
 

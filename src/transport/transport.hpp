@@ -36,7 +36,8 @@ class transport {
 
   /// This worker's address, to be exchanged through the bootstrap.
   virtual std::string worker_address() const = 0;
-  /// Connects to every PE given all workers' addresses indexed by PE.
+  /// Takes every worker's address, indexed by PE. The connection to a PE is made at the first operation to it
+  /// (so a PE reaches only the peers it talks to, and none of them while starting).
   virtual status connect(const std::vector<std::string>& addresses) = 0;
 
   /// Registers [base, base+length), memory the caller owns, for remote access. Returns the region id (0, 1,
@@ -49,8 +50,9 @@ class transport {
   virtual status unpack_region_keys(int id, const std::vector<uint64_t>& bases,
                                     const std::vector<std::string>& keys) = 0;
   /// A local pointer through which this process can load/store `pe`'s copy of the region, or nullptr
-  /// when the peer's memory cannot be mapped (different node, or a transport without shared memory).
-  virtual void* mapped_base(int id, int pe) const = 0;
+  /// when the peer's memory cannot be mapped (different node, or a transport without shared memory). Asking
+  /// for another PE connects to it: ask only for PEs of this host.
+  virtual void* mapped_base(int id, int pe) = 0;
   /// Remote address of region `id` in `pe`.
   virtual uint64_t remote_base(int id, int pe) const = 0;
 
@@ -94,7 +96,8 @@ class transport {
   virtual std::string describe() const = 0;
   /// How operations to `pe` travel when they go through UCX: the transports of the endpoint's lanes and
   /// whether atomics are native (a lane for atomics) or emulated with active messages at the target.
-  virtual std::string describe_peer(int pe) const = 0;
+  /// Connects to `pe` if this PE had not yet.
+  virtual std::string describe_peer(int pe) = 0;
   /// Completes everything on every stream, wire-up included (before shutdown: UCX 1.13 cannot destroy a
   /// worker with wire-up messages still pending).
   virtual status flush_all() = 0;

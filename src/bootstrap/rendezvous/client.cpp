@@ -99,6 +99,11 @@ class rendezvous_bootstrap final : public bootstrap {
     return {};
   }
 
+  void await_job_end(int ms) override {
+    // The reader thread ends the process when a notice arrives: waiting is all there is to do.
+    if (reader_.joinable() && !finished_.load()) std::this_thread::sleep_for(std::chrono::milliseconds(ms));
+  }
+
   [[noreturn]] void abort(int code, const std::string& message) override {
     abort_code_.store(code);
     aborting_.store(true);

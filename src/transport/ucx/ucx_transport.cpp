@@ -34,6 +34,7 @@ struct ep_context {
 struct remote_region {
   uint64_t base = 0;
   void* mapped = nullptr;
+  bool tried = false;  // whether UCX was asked to map it (mapped_base)
   std::string packed_key;  // kept to unpack again for the endpoints of new streams
 };
 
@@ -44,11 +45,14 @@ struct local_region {
   std::vector<remote_region> peers;
 };
 
-// A worker with an endpoint and the unpacked keys of every region per PE.
+// A worker with an endpoint and the unpacked keys of every region per PE. Endpoints are made at the first
+// operation to a PE (with that PE's keys): a job's PEs mostly talk to few others, and UCX starts a wire-up
+// as it makes an endpoint, which a peer that dies meanwhile leaves half done.
 struct stream {
   ucp_worker_h worker = nullptr;
-  std::vector<ucp_ep_h> eps;
-  std::vector<std::vector<ucp_rkey_h>> rkeys;  // [region][pe]
+  std::unique_ptr<std::atomic<ucp_ep_h>[]> eps;  // [pe]; published after the PE's keys
+  std::vector<std::vector<ucp_rkey_h>> rkeys;    // [region][pe]
+  std::string own_address;                       // non-main streams reach this PE through their own worker
   std::atomic<bool> pending{false};
   bool in_use = false;
 };
@@ -123,9 +127,8 @@ class ucx_transport final : public transport {
     addresses_ = addresses;
     ep_ctx_.resize(static_cast<size_t>(n_pes_));
     for (int pe = 0; pe < n_pes_; ++pe) ep_ctx_[pe] = {this, pe};
-    // Wire-up completes lazily with the first operation. Flushing here would deadlock: a peer that has
-    // already connected waits in the bootstrap and does not progress its worker to answer.
-    return connect_stream(*streams_[0]);
+    // Endpoints, and their wire-up, come with the first operation to each PE (reach()).
+    return prepare_stream(*streams_[0]);
   }
 
   result<int> map_region(void* base, size_t length) override {
@@ -168,24 +171,24 @@ class ucx_transport final : public transport {
       r.peers[pe].base = bases[pe];
       r.peers[pe].packed_key = keys[pe];
     }
-    {
-      // Every stream that exists already gets the keys (later ones unpack all regions when created).
-      std::unique_lock<std::shared_mutex> lock(streams_mutex_);
-      for (auto& st : streams_)
-        if (st != nullptr) RDSM_TRY(unpack_keys(*st, id));
-    }
-    for (int pe = 0; pe < n_pes_; ++pe) {
-      remote_region& p = r.peers[pe];
-      if (pe == my_pe_) {
-        p.mapped = r.base;
-      } else if (ucp_rkey_ptr(streams_[0]->rkeys[id][pe], p.base, &p.mapped) != UCS_OK) {
-        p.mapped = nullptr;
-      }
-    }
+    r.peers[my_pe_].mapped = r.base;
+    // Every stream that exists already gets the keys for the PEs it has reached (the others' come with
+    // their endpoints).
+    std::unique_lock<std::shared_mutex> lock(streams_mutex_);
+    std::lock_guard<std::mutex> connecting(connect_mutex_);
+    for (auto& st : streams_)
+      if (st != nullptr) RDSM_TRY(unpack_keys(*st, id));
     return {};
   }
 
-  void* mapped_base(int id, int pe) const override { return regions_[id].peers[pe].mapped; }
+  void* mapped_base(int id, int pe) override {
+    remote_region& p = regions_[id].peers[pe];
+    if (pe == my_pe_ || p.tried) return p.mapped;
+    p.tried = true;
+    if (!reach(*streams_[0], pe).ok() || ucp_rkey_ptr(streams_[0]->rkeys[id][pe], p.base, &p.mapped) != UCS_OK)
+      p.mapped = nullptr;
+    return p.mapped;
+  }
   uint64_t remote_base(int id, int pe) const override { return regions_[id].peers[pe].base; }
 
   result<int> create_stream(bool exclusive) override {
@@ -200,7 +203,7 @@ class ucx_transport final : public transport {
       (void)exclusive;
       auto st = std::make_unique<stream>();
       RDSM_TRY(create_worker(*st, UCS_THREAD_MODE_MULTI));
-      RDSM_TRY(connect_stream(*st));
+      RDSM_TRY(prepare_stream(*st));
       for (size_t id = 0; id < regions_.size(); ++id) RDSM_TRY(unpack_keys(*st, static_cast<int>(id)));
       RDSM_TRY(watch(*st));
       streams_[slot] = std::move(st);
@@ -223,23 +226,26 @@ class ucx_transport final : public transport {
 
   status put(int sid, int id, int pe, uint64_t raddr, const void* src, size_t n, bool nbi) override {
     stream& st = *streams_[sid];
+    RDSM_TRY(reach(st, pe));
     st.pending.store(true, std::memory_order_relaxed);
     ucp_request_param_t p{};
-    ucs_status_ptr_t req = ucp_put_nbx(st.eps[pe], src, n, raddr, st.rkeys[id][pe], &p);
+    ucs_status_ptr_t req = ucp_put_nbx(ep_of(st, pe), src, n, raddr, st.rkeys[id][pe], &p);
     return finish(st, req, nbi, "put", pe);
   }
 
   status get(int sid, int id, int pe, uint64_t raddr, void* dst, size_t n, bool nbi) override {
     stream& st = *streams_[sid];
+    RDSM_TRY(reach(st, pe));
     if (nbi) st.pending.store(true, std::memory_order_relaxed);
     ucp_request_param_t p{};
-    ucs_status_ptr_t req = ucp_get_nbx(st.eps[pe], dst, n, raddr, st.rkeys[id][pe], &p);
+    ucs_status_ptr_t req = ucp_get_nbx(ep_of(st, pe), dst, n, raddr, st.rkeys[id][pe], &p);
     return finish(st, req, nbi, "get", pe);
   }
 
   status atomic(int sid, int id, int pe, uint64_t raddr, amo_op op, unsigned width, uint64_t value, uint64_t compare,
                 void* result, bool nbi) override {
     stream& st = *streams_[sid];
+    RDSM_TRY(reach(st, pe));
     ucp_request_param_t p{};
     p.op_attr_mask = UCP_OP_ATTR_FIELD_DATATYPE;
     p.datatype = ucp_dt_make_contig(width);
@@ -260,7 +266,7 @@ class ucx_transport final : public transport {
       if (result == nullptr) nbi = false;
     }
     if (nbi || !fetching(op)) st.pending.store(true, std::memory_order_relaxed);
-    ucs_status_ptr_t req = ucp_atomic_op_nbx(st.eps[pe], ucp_opcode(op), operand, 1, raddr, st.rkeys[id][pe], &p);
+    ucs_status_ptr_t req = ucp_atomic_op_nbx(ep_of(st, pe), ucp_opcode(op), operand, 1, raddr, st.rkeys[id][pe], &p);
     return finish(st, req, nbi, "atomic", pe);
   }
 
@@ -300,6 +306,7 @@ class ucx_transport final : public transport {
   status send_message(int pe, const void* data, size_t n) override {
     // The copy lives until UCX is done with it: freed at once when the send completed inline, else by the
     // completion callback. The header carries the sender.
+    RDSM_TRY(reach(*streams_[0], pe));
     auto* copy = static_cast<char*>(std::malloc(n + sizeof(int32_t)));
     if (copy == nullptr) return status::error("out of memory for a protocol message");
     const int32_t from = my_pe_;
@@ -313,7 +320,7 @@ class ucx_transport final : public transport {
       ucp_request_free(req);
     };
     p.user_data = copy;
-    ucs_status_ptr_t req = ucp_am_send_nbx(streams_[0]->eps[pe], message_am_id, copy, sizeof from, copy + sizeof from,
+    ucs_status_ptr_t req = ucp_am_send_nbx(ep_of(*streams_[0], pe), message_am_id, copy, sizeof from, copy + sizeof from,
                                            n, &p);
     if (req == nullptr) {
       std::free(copy);
@@ -337,17 +344,15 @@ class ucx_transport final : public transport {
   std::string describe() const override {
     unsigned major = 0, minor = 0, release = 0;
     ucp_get_version(&major, &minor, &release);
-    int mapped = 0;
-    if (!regions_.empty() && !regions_[0].peers.empty())
-      for (int pe = 0; pe < n_pes_; ++pe) mapped += regions_[0].peers[pe].mapped != nullptr ? 1 : 0;
     const char* tls = std::getenv("UCX_TLS");
-    return format("UCX %u.%u.%u, UCX_TLS=%s, heap of %d/%d PEs mapped for load/store", major, minor, release,
-                  tls != nullptr ? tls : "all", mapped, n_pes_);
+    return format("UCX %u.%u.%u, UCX_TLS=%s", major, minor, release, tls != nullptr ? tls : "all");
   }
 
-  std::string describe_peer(int pe) const override {
+  std::string describe_peer(int pe) override {
+    status reached = reach(*streams_[0], pe);
+    if (!reached.ok()) return reached.message();
     bool native_amo = false;
-    std::string lanes = describe_lanes(streams_[0]->eps[pe], native_amo);
+    std::string lanes = describe_lanes(ep_of(*streams_[0], pe), native_amo);
     return format("UCX lanes %s, atomics %s", lanes.c_str(),
                   native_amo ? "native" : "emulated (active messages served by the target's progress)");
   }
@@ -367,13 +372,13 @@ class ucx_transport final : public transport {
     for (auto& st : streams_) {
       if (st == nullptr) continue;
       release_keys(*st);
-      for (ucp_ep_h ep : st->eps) {
+      for (int pe = 0; pe < n_pes_ && st->eps != nullptr; ++pe) {
+        ucp_ep_h ep = st->eps[pe].exchange(nullptr);
         if (ep == nullptr) continue;
         ucp_request_param_t p{};
         ucs_status_ptr_t req = ucp_ep_close_nbx(ep, &p);
         if (req != nullptr && !UCS_PTR_IS_ERR(req)) closing.push_back(req);
       }
-      st->eps.clear();
     }
     const uint64_t deadline = monotonic_ns() + 3'000'000'000ull;
     for (ucs_status_ptr_t req : closing) wait_until(req, deadline);
@@ -430,53 +435,80 @@ class ucx_transport final : public transport {
     return {};
   }
 
-  // Endpoints from the stream's worker to every other PE's main worker, and to this PE through the stream's
-  // own worker (UCX's self transport). An endpoint from one worker to another worker of the same process
-  // would be a TCP connection of the process with itself when UCX_TLS has no shared memory: both of its
-  // ends are then wired up at once inside one process, where UCX 1.13 frees a connection that its event
+  // A stream's endpoints go from its worker to every other PE's main worker, and to this PE through the
+  // stream's own worker (UCX's self transport). An endpoint from one worker to another worker of the same
+  // process would be a TCP connection of the process with itself when UCX_TLS has no shared memory: both of
+  // its ends are then wired up at once inside one process, where UCX 1.13 frees a connection that its event
   // loop still dispatches (a crash in uct_tcp_iface_progress after a context was used).
-  status connect_stream(stream& st) {
-    st.eps.assign(static_cast<size_t>(n_pes_), nullptr);
-    std::string own_address;
-    if (&st != streams_[0].get()) {
-      ucp_address_t* addr = nullptr;
-      size_t len = 0;
-      ucs_status_t s = ucp_worker_get_address(st.worker, &addr, &len);
-      if (s != UCS_OK) return status::error("UCX worker address unavailable: " + ucs_text(s));
-      own_address.assign(reinterpret_cast<const char*>(addr), len);
-      ucp_worker_release_address(st.worker, addr);
-    }
-    for (int pe = 0; pe < n_pes_; ++pe) {
-      ucp_ep_params_t ep{};
-      ep.field_mask = UCP_EP_PARAM_FIELD_REMOTE_ADDRESS | UCP_EP_PARAM_FIELD_ERR_HANDLING_MODE;
-      const std::string& to = pe == my_pe_ && !own_address.empty() ? own_address : addresses_[pe];
-      ep.address = reinterpret_cast<const ucp_address_t*>(to.data());
-      // Peers get failure detection; the endpoint to this PE itself uses the self transport, which has
-      // no peer failure handling (and nothing to detect).
-      ep.err_mode = pe == my_pe_ ? UCP_ERR_HANDLING_MODE_NONE : UCP_ERR_HANDLING_MODE_PEER;
-      if (pe != my_pe_) {
-        ep.field_mask |= UCP_EP_PARAM_FIELD_ERR_HANDLER;
-        ep.err_handler.cb = &ucx_transport::on_ep_error;
-        ep.err_handler.arg = &ep_ctx_[pe];
-      }
-      ucs_status_t s = ucp_ep_create(st.worker, &ep, &st.eps[pe]);
-      if (s == UCS_ERR_UNREACHABLE && pe != my_pe_)
-        return status::error(format("cannot connect to PE %d (ucp_ep_create: %s): UCX has no transport to it that "
-                                    "detects a peer's failure, which rdsm needs; allow tcp in UCX_TLS or unset it",
-                                    pe, ucs_status_string(s)));
-      if (s != UCS_OK)
-        return status::error(format("cannot connect to PE %d: ucp_ep_create: %s", pe, ucs_status_string(s)));
-    }
+  status prepare_stream(stream& st) {
+    st.eps = std::make_unique<std::atomic<ucp_ep_h>[]>(static_cast<size_t>(n_pes_));
+    st.rkeys.reserve(8);  // regions are few: the table is not moved under readers when one is added
+    if (&st == streams_[0].get()) return {};
+    ucp_address_t* addr = nullptr;
+    size_t len = 0;
+    ucs_status_t s = ucp_worker_get_address(st.worker, &addr, &len);
+    if (s != UCS_OK) return status::error("UCX worker address unavailable: " + ucs_text(s));
+    st.own_address.assign(reinterpret_cast<const char*>(addr), len);
+    ucp_worker_release_address(st.worker, addr);
     return {};
   }
 
+  // Makes sure the stream has its endpoint to `pe` (any thread; the first operation to a PE makes it).
+  status reach(stream& st, int pe) {
+    if (st.eps[pe].load(std::memory_order_acquire) != nullptr) [[likely]]
+      return {};
+    return connect_peer(st, pe);
+  }
+  static ucp_ep_h ep_of(const stream& st, int pe) { return st.eps[pe].load(std::memory_order_relaxed); }
+
+  status connect_peer(stream& st, int pe) {
+    std::lock_guard<std::mutex> connecting(connect_mutex_);
+    if (st.eps[pe].load(std::memory_order_relaxed) != nullptr) return {};
+    if (shutting_down_.load(std::memory_order_acquire))
+      return status::error(format("no connection to PE %d: the job is shutting down", pe));
+    ucp_ep_params_t params{};
+    params.field_mask = UCP_EP_PARAM_FIELD_REMOTE_ADDRESS | UCP_EP_PARAM_FIELD_ERR_HANDLING_MODE;
+    const std::string& to = pe == my_pe_ && !st.own_address.empty() ? st.own_address : addresses_[pe];
+    params.address = reinterpret_cast<const ucp_address_t*>(to.data());
+    // Peers get failure detection; the endpoint to this PE itself uses the self transport, which has
+    // no peer failure handling (and nothing to detect).
+    params.err_mode = pe == my_pe_ ? UCP_ERR_HANDLING_MODE_NONE : UCP_ERR_HANDLING_MODE_PEER;
+    if (pe != my_pe_) {
+      params.field_mask |= UCP_EP_PARAM_FIELD_ERR_HANDLER;
+      params.err_handler.cb = &ucx_transport::on_ep_error;
+      params.err_handler.arg = &ep_ctx_[pe];
+    }
+    ucp_ep_h ep = nullptr;
+    ucs_status_t s = ucp_ep_create(st.worker, &params, &ep);
+    if (s == UCS_ERR_UNREACHABLE && pe != my_pe_)
+      return status::error(format("cannot connect to PE %d (ucp_ep_create: %s): UCX has no transport to it that "
+                                  "detects a peer's failure, which rdsm needs; allow tcp in UCX_TLS or unset it",
+                                  pe, ucs_status_string(s)));
+    if (s != UCS_OK) return status::error(format("cannot connect to PE %d: ucp_ep_create: %s", pe, ucs_status_string(s)));
+    for (size_t id = 0; id < st.rkeys.size(); ++id) {
+      status unpacked = unpack_key(st, ep, static_cast<int>(id), pe);
+      if (!unpacked.ok()) {
+        close_now(st, ep);
+        return unpacked;
+      }
+    }
+    st.eps[pe].store(ep, std::memory_order_release);
+    return {};
+  }
+
+  status unpack_key(stream& st, ucp_ep_h ep, int id, int pe) {
+    ucs_status_t s = ucp_ep_rkey_unpack(ep, regions_[id].peers[pe].packed_key.data(), &st.rkeys[id][pe]);
+    if (s != UCS_OK) return status::error(format("cannot use PE %d's memory key: %s", pe, ucs_status_string(s)));
+    return {};
+  }
+
+  // Sizes the stream's keys of region `id` and unpacks them for the PEs it has reached; the caller holds
+  // connect_mutex_ or owns the stream alone.
   status unpack_keys(stream& st, int id) {
     if (st.rkeys.size() <= static_cast<size_t>(id)) st.rkeys.resize(static_cast<size_t>(id) + 1);
     st.rkeys[id].assign(static_cast<size_t>(n_pes_), nullptr);
-    for (int pe = 0; pe < n_pes_; ++pe) {
-      ucs_status_t s = ucp_ep_rkey_unpack(st.eps[pe], regions_[id].peers[pe].packed_key.data(), &st.rkeys[id][pe]);
-      if (s != UCS_OK) return status::error(format("cannot use PE %d's memory key: %s", pe, ucs_status_string(s)));
-    }
+    for (int pe = 0; pe < n_pes_; ++pe)
+      if (ucp_ep_h ep = ep_of(st, pe); ep != nullptr) RDSM_TRY(unpack_key(st, ep, id, pe));
     return {};
   }
 
@@ -551,20 +583,21 @@ class ucx_transport final : public transport {
   // worker.
   void release_stream(stream& st) {
     release_keys(st);
-    for (ucp_ep_h ep : st.eps) {
-      if (ep == nullptr) continue;
-      ucp_request_param_t p{};
-      p.op_attr_mask = UCP_OP_ATTR_FIELD_FLAGS;
-      p.flags = UCP_EP_CLOSE_FLAG_FORCE;
-      ucs_status_ptr_t req = ucp_ep_close_nbx(ep, &p);
-      if (req != nullptr && !UCS_PTR_IS_ERR(req)) {
-        while (ucp_request_check_status(req) == UCS_INPROGRESS) ucp_worker_progress(st.worker);
-        ucp_request_free(req);
-      }
-    }
-    st.eps.clear();
+    for (int pe = 0; pe < n_pes_ && st.eps != nullptr; ++pe)
+      if (ucp_ep_h ep = st.eps[pe].exchange(nullptr); ep != nullptr) close_now(st, ep);
     if (st.worker != nullptr) ucp_worker_destroy(st.worker);
     st.worker = nullptr;
+  }
+
+  static void close_now(stream& st, ucp_ep_h ep) {
+    ucp_request_param_t p{};
+    p.op_attr_mask = UCP_OP_ATTR_FIELD_FLAGS;
+    p.flags = UCP_EP_CLOSE_FLAG_FORCE;
+    ucs_status_ptr_t req = ucp_ep_close_nbx(ep, &p);
+    if (req != nullptr && !UCS_PTR_IS_ERR(req)) {
+      while (ucp_request_check_status(req) == UCS_INPROGRESS) ucp_worker_progress(st.worker);
+      ucp_request_free(req);
+    }
   }
 
   void close() {
@@ -596,6 +629,7 @@ class ucx_transport final : public transport {
   std::atomic<int> n_streams_{1};  // slots below this may hold a stream
   std::atomic<unsigned> progress_calls_{0};
   std::shared_mutex streams_mutex_;  // guards stream creation/destruction against progress
+  std::mutex connect_mutex_;         // one thread makes an endpoint and unpacks keys at a time
   std::atomic<bool> shutting_down_{false};  // read by UCX's error callbacks on any thread
   static constexpr unsigned message_am_id = 1;
   message_fn on_message_;
