@@ -139,8 +139,7 @@ status runtime::start(int requested_thread_level) {
   }
   if (cfg_.share_heap) RDSM_TRY(map_peers(heap_region, heap_memory_));
   if (data_.fd >= 0) RDSM_TRY(map_peers(data_region, data_));
-  RDSM_TRY(map_peers(sync_region, sync_));  // learns every PE's host
-  for (int id = heap_region; id <= sync_region; ++id) map_through_transport(id);
+  RDSM_TRY(map_peers(sync_region, sync_));
   // With a CPU for each PE of this host, a wait past its first millisecond keeps polling while the machine
   // has CPUs to spare (cpu.hpp): it answers at once, and a polling waiter that yields costs a computing
   // thread on its CPU nothing measurable here. More PEs than CPUs, or RDSM_WAIT_POLL=off: long waits sleep.
@@ -246,17 +245,10 @@ status runtime::exchange_region(int id, uintptr_t origin, size_t length) {
     keys[pe] = all[pe].substr(sizeof head);
   }
   RDSM_TRY(net_->unpack_region_keys(id, raws, keys));
+  // Peers of this host are mapped from their memory files (map_peers), others reached through the transport.
   mapped_[id].assign(static_cast<size_t>(n_pes_), nullptr);
+  mapped_[id][my_pe_] = reinterpret_cast<char*>(origin);
   return {};
-}
-
-void runtime::map_through_transport(int id) {
-  // Only PEs of this host can be mapped: asking for others would connect to each of them now.
-  for (int pe = 0; pe < n_pes_; ++pe) {
-    if (mapped_[id][pe] != nullptr || host_of(pe) != host_of(my_pe_)) continue;
-    auto* m = static_cast<char*>(net_->mapped_base(id, pe));
-    if (m != nullptr) mapped_[id][pe] = m + (remote_[id][pe] - net_->remote_base(id, pe));
-  }
 }
 
 bool runtime::oversubscribed() const {
@@ -271,7 +263,6 @@ status runtime::attach_region(int id, const data_segment& area, int fd) {
   attached_.area = area;
   attached_.fd = fd;
   RDSM_TRY(map_peers(id, attached_));
-  map_through_transport(id);
   return boot_->barrier();
 }
 

@@ -142,8 +142,6 @@ class runtime {
   sym_addr translate_global(sym_addr s, int pe, size_t bytes, const char* fn) const;
   /// Maps the peers' copies of `r` (region `id`) where they share this host, for load and store.
   status map_peers(int id, shared_region& r);
-  // Maps, through the transport, what map_peers left unmapped of this host's PEs (RDSM_SHARE_HEAP=0).
-  void map_through_transport(int id);
 
   static runtime* instance_;
   static unsigned generation_;

@@ -49,12 +49,6 @@ class transport {
   /// Installs every PE's base address and packed key of region `id`.
   virtual status unpack_region_keys(int id, const std::vector<uint64_t>& bases,
                                     const std::vector<std::string>& keys) = 0;
-  /// A local pointer through which this process can load/store `pe`'s copy of the region, or nullptr
-  /// when the peer's memory cannot be mapped (different node, or a transport without shared memory). Asking
-  /// for another PE connects to it: ask only for PEs of this host.
-  virtual void* mapped_base(int id, int pe) = 0;
-  /// Remote address of region `id` in `pe`.
-  virtual uint64_t remote_base(int id, int pe) const = 0;
 
   /// A stream is an independent sequence of operations with its own UCX worker and endpoints (an
   /// OpenSHMEM context). Stream 0 always exists and also serves incoming emulated operations.

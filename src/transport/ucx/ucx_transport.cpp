@@ -33,8 +33,6 @@ struct ep_context {
 
 struct remote_region {
   uint64_t base = 0;
-  void* mapped = nullptr;
-  bool tried = false;  // whether UCX was asked to map it (mapped_base)
   std::string packed_key;  // kept to unpack again for the endpoints of new streams
 };
 
@@ -51,7 +49,8 @@ struct local_region {
 struct stream {
   ucp_worker_h worker = nullptr;
   std::unique_ptr<std::atomic<ucp_ep_h>[]> eps;  // [pe]; published after the PE's keys
-  std::vector<std::vector<ucp_rkey_h>> rkeys;    // [region][pe]
+  std::vector<std::vector<ucp_rkey_h>> rkeys;    // [region][pe]; never reallocated (max_regions reserved)
+  std::vector<ucp_ep_h> spare;                   // endpoints made twice by racing threads, closed at the end
   std::string own_address;                       // non-main streams reach this PE through their own worker
   std::atomic<bool> pending{false};
   bool in_use = false;
@@ -94,6 +93,7 @@ class ucx_transport final : public transport {
     ucp_config_t* cfg = nullptr;
     ucs_status_t s = ucp_config_read(nullptr, nullptr, &cfg);
     if (s != UCS_OK) return status::error("UCX configuration could not be read: " + ucs_text(s) + "; check UCX_* variables");
+    leave_out_shared_memory(cfg);
     shm_dir_.use(cfg, shm_parent);
     ucp_params_t params{};
     params.field_mask = UCP_PARAM_FIELD_FEATURES | UCP_PARAM_FIELD_ESTIMATED_NUM_EPS | UCP_PARAM_FIELD_NAME;
@@ -107,6 +107,7 @@ class ucx_transport final : public transport {
     ucp_config_release(cfg);
     if (s != UCS_OK) return status::error("UCX could not start (ucp_init: " + ucs_text(s) + "); check UCX_TLS / UCX_NET_DEVICES");
     // Stream 0's worker is shared by the application threads and the progress thread.
+    regions_.reserve(max_regions);  // read by threads that connect while a region is added
     streams_[0] = std::make_unique<stream>();
     RDSM_TRY(create_worker(*streams_[0], UCS_THREAD_MODE_MULTI));
     streams_[0]->in_use = true;
@@ -136,6 +137,7 @@ class ucx_transport final : public transport {
     mp.field_mask = UCP_MEM_MAP_PARAM_FIELD_LENGTH | UCP_MEM_MAP_PARAM_FIELD_ADDRESS;
     mp.length = length;
     mp.address = base;
+    if (regions_.size() == max_regions) return status::error(format("internal: more than %zu regions", max_regions));
     local_region r;
     ucs_status_t s = ucp_mem_map(context_, &mp, &r.memh);
     if (s != UCS_OK)
@@ -171,25 +173,14 @@ class ucx_transport final : public transport {
       r.peers[pe].base = bases[pe];
       r.peers[pe].packed_key = keys[pe];
     }
-    r.peers[my_pe_].mapped = r.base;
     // Every stream that exists already gets the keys for the PEs it has reached (the others' come with
     // their endpoints).
     std::unique_lock<std::shared_mutex> lock(streams_mutex_);
-    std::lock_guard<std::mutex> connecting(connect_mutex_);
     for (auto& st : streams_)
       if (st != nullptr) RDSM_TRY(unpack_keys(*st, id));
     return {};
   }
 
-  void* mapped_base(int id, int pe) override {
-    remote_region& p = regions_[id].peers[pe];
-    if (pe == my_pe_ || p.tried) return p.mapped;
-    p.tried = true;
-    if (!reach(*streams_[0], pe).ok() || ucp_rkey_ptr(streams_[0]->rkeys[id][pe], p.base, &p.mapped) != UCS_OK)
-      p.mapped = nullptr;
-    return p.mapped;
-  }
-  uint64_t remote_base(int id, int pe) const override { return regions_[id].peers[pe].base; }
 
   result<int> create_stream(bool exclusive) override {
     std::unique_lock<std::shared_mutex> lock(streams_mutex_);
@@ -345,6 +336,9 @@ class ucx_transport final : public transport {
     unsigned major = 0, minor = 0, release = 0;
     ucp_get_version(&major, &minor, &release);
     const char* tls = std::getenv("UCX_TLS");
+    if (tls == nullptr && !tls_default_.empty())
+      return format("UCX %u.%u.%u, UCX_TLS unset: %s (PEs of a host share rdsm's memory files)", major, minor,
+                    release, tls_default_.c_str());
     return format("UCX %u.%u.%u, UCX_TLS=%s", major, minor, release, tls != nullptr ? tls : "all");
   }
 
@@ -372,9 +366,7 @@ class ucx_transport final : public transport {
     for (auto& st : streams_) {
       if (st == nullptr) continue;
       release_keys(*st);
-      for (int pe = 0; pe < n_pes_ && st->eps != nullptr; ++pe) {
-        ucp_ep_h ep = st->eps[pe].exchange(nullptr);
-        if (ep == nullptr) continue;
+      for (ucp_ep_h ep : take_endpoints(*st)) {
         ucp_request_param_t p{};
         ucs_status_ptr_t req = ucp_ep_close_nbx(ep, &p);
         if (req != nullptr && !UCS_PTR_IS_ERR(req)) closing.push_back(req);
@@ -402,6 +394,20 @@ class ucx_transport final : public transport {
       if (!progress_all()) sched_yield();
     }
     ucp_request_free(req);
+  }
+
+  // Unless UCX_TLS says otherwise, UCX loads every transport, its shared memory ones included (POSIX, SysV,
+  // CMA: 17 of the 19 ms a worker takes to start here, and 4 MiB of each PE's memory). They would carry
+  // nothing: they cannot detect a peer's failure, so endpoints with peer failure handling never use them,
+  // and the PEs of a host reach each other through the core's memory files.
+  void leave_out_shared_memory(ucp_config_t* cfg) {
+    if (std::getenv("UCX_TLS") != nullptr) return;
+    ucs_status_t s = ucp_config_modify(cfg, "TLS", "^sm");
+    if (s != UCS_OK) {
+      RDSM_LOG_WARN("boot", "UCX keeps its shared memory transports (UCX_TLS=^sm refused: %s)", ucs_text(s).c_str());
+      return;
+    }
+    tls_default_ = "^sm";
   }
 
   // Progresses every worker; the caller holds streams_mutex_ (shared).
@@ -442,7 +448,7 @@ class ucx_transport final : public transport {
   // loop still dispatches (a crash in uct_tcp_iface_progress after a context was used).
   status prepare_stream(stream& st) {
     st.eps = std::make_unique<std::atomic<ucp_ep_h>[]>(static_cast<size_t>(n_pes_));
-    st.rkeys.reserve(8);  // regions are few: the table is not moved under readers when one is added
+    st.rkeys.reserve(max_regions);  // the table is not moved under readers when a region is added
     if (&st == streams_[0].get()) return {};
     ucp_address_t* addr = nullptr;
     size_t len = 0;
@@ -461,9 +467,10 @@ class ucx_transport final : public transport {
   }
   static ucp_ep_h ep_of(const stream& st, int pe) { return st.eps[pe].load(std::memory_order_relaxed); }
 
+  // No lock of ours is held while UCX runs: a thread inside a UCX callback (holding the worker's lock) may
+  // need an endpoint too. Two threads may then make one each: the first published is used, the other is
+  // kept unused until the endpoints close (closing it now would look like a failure to the peer).
   status connect_peer(stream& st, int pe) {
-    std::lock_guard<std::mutex> connecting(connect_mutex_);
-    if (st.eps[pe].load(std::memory_order_relaxed) != nullptr) return {};
     if (shutting_down_.load(std::memory_order_acquire))
       return status::error(format("no connection to PE %d: the job is shutting down", pe));
     ucp_ep_params_t params{};
@@ -485,30 +492,68 @@ class ucx_transport final : public transport {
                                   "detects a peer's failure, which rdsm needs; allow tcp in UCX_TLS or unset it",
                                   pe, ucs_status_string(s)));
     if (s != UCS_OK) return status::error(format("cannot connect to PE %d: ucp_ep_create: %s", pe, ucs_status_string(s)));
-    for (size_t id = 0; id < st.rkeys.size(); ++id) {
-      status unpacked = unpack_key(st, ep, static_cast<int>(id), pe);
-      if (!unpacked.ok()) {
-        close_now(st, ep);
-        return unpacked;
+    // The PE's key of every region, unpacked outside the lock; a region added meanwhile is unpacked too.
+    std::vector<ucp_rkey_h> keys;
+    for (;;) {
+      size_t regions = 0;
+      {
+        std::lock_guard<std::mutex> lock(connect_mutex_);
+        regions = st.rkeys.size();
+        if (keys.size() == regions) {
+          if (st.eps[pe].load(std::memory_order_relaxed) == nullptr) {
+            for (size_t id = 0; id < regions; ++id) st.rkeys[id][pe] = keys[id];
+            st.eps[pe].store(ep, std::memory_order_release);
+            return {};
+          }
+          st.spare.push_back(ep);
+          break;
+        }
+      }
+      while (keys.size() < regions) {
+        ucp_rkey_h key = nullptr;
+        status unpacked = unpack_key(ep, static_cast<int>(keys.size()), pe, key);
+        if (!unpacked.ok()) {
+          for (ucp_rkey_h k : keys) ucp_rkey_destroy(k);
+          std::lock_guard<std::mutex> lock(connect_mutex_);
+          st.spare.push_back(ep);
+          return unpacked;
+        }
+        keys.push_back(key);
       }
     }
-    st.eps[pe].store(ep, std::memory_order_release);
+    for (ucp_rkey_h key : keys) ucp_rkey_destroy(key);  // another thread published its endpoint first
     return {};
   }
 
-  status unpack_key(stream& st, ucp_ep_h ep, int id, int pe) {
-    ucs_status_t s = ucp_ep_rkey_unpack(ep, regions_[id].peers[pe].packed_key.data(), &st.rkeys[id][pe]);
+  // Takes every endpoint of the stream out of use (the job is ending).
+  std::vector<ucp_ep_h> take_endpoints(stream& st) {
+    std::vector<ucp_ep_h> eps;
+    std::lock_guard<std::mutex> lock(connect_mutex_);
+    for (int pe = 0; pe < n_pes_ && st.eps != nullptr; ++pe)
+      if (ucp_ep_h ep = st.eps[pe].exchange(nullptr); ep != nullptr) eps.push_back(ep);
+    eps.insert(eps.end(), st.spare.begin(), st.spare.end());
+    st.spare.clear();
+    return eps;
+  }
+
+  status unpack_key(ucp_ep_h ep, int id, int pe, ucp_rkey_h& key) {
+    ucs_status_t s = ucp_ep_rkey_unpack(ep, regions_[id].peers[pe].packed_key.data(), &key);
     if (s != UCS_OK) return status::error(format("cannot use PE %d's memory key: %s", pe, ucs_status_string(s)));
     return {};
   }
 
-  // Sizes the stream's keys of region `id` and unpacks them for the PEs it has reached; the caller holds
-  // connect_mutex_ or owns the stream alone.
+  // Adds region `id` to the stream's keys and unpacks them for the PEs it has reached (endpoints published
+  // later unpack their own).
   status unpack_keys(stream& st, int id) {
-    if (st.rkeys.size() <= static_cast<size_t>(id)) st.rkeys.resize(static_cast<size_t>(id) + 1);
-    st.rkeys[id].assign(static_cast<size_t>(n_pes_), nullptr);
-    for (int pe = 0; pe < n_pes_; ++pe)
-      if (ucp_ep_h ep = ep_of(st, pe); ep != nullptr) RDSM_TRY(unpack_key(st, ep, id, pe));
+    std::vector<std::pair<int, ucp_ep_h>> reached;
+    {
+      std::lock_guard<std::mutex> lock(connect_mutex_);
+      if (st.rkeys.size() != static_cast<size_t>(id)) return status::error("internal: regions added out of order");
+      st.rkeys.emplace_back(static_cast<size_t>(n_pes_), nullptr);
+      for (int pe = 0; pe < n_pes_; ++pe)
+        if (ucp_ep_h ep = ep_of(st, pe); ep != nullptr) reached.emplace_back(pe, ep);
+    }
+    for (auto [pe, ep] : reached) RDSM_TRY(unpack_key(ep, id, pe, st.rkeys[id][pe]));
     return {};
   }
 
@@ -583,8 +628,7 @@ class ucx_transport final : public transport {
   // worker.
   void release_stream(stream& st) {
     release_keys(st);
-    for (int pe = 0; pe < n_pes_ && st.eps != nullptr; ++pe)
-      if (ucp_ep_h ep = st.eps[pe].exchange(nullptr); ep != nullptr) close_now(st, ep);
+    for (ucp_ep_h ep : take_endpoints(st)) close_now(st, ep);
     if (st.worker != nullptr) ucp_worker_destroy(st.worker);
     st.worker = nullptr;
   }
@@ -616,6 +660,7 @@ class ucx_transport final : public transport {
 
   int my_pe_;
   int n_pes_;
+  std::string tls_default_;  // what rdsm gave UCX for an unset UCX_TLS
   peer_failure_fn on_failure_;
   ucp_context_h context_ = nullptr;
   int epfd_ = -1;  // epoll set of every worker's wake-up descriptor
@@ -629,7 +674,8 @@ class ucx_transport final : public transport {
   std::atomic<int> n_streams_{1};  // slots below this may hold a stream
   std::atomic<unsigned> progress_calls_{0};
   std::shared_mutex streams_mutex_;  // guards stream creation/destruction against progress
-  std::mutex connect_mutex_;         // one thread makes an endpoint and unpacks keys at a time
+  std::mutex connect_mutex_;  // publishes endpoints and adds regions' keys; never held while UCX runs
+  static constexpr size_t max_regions = 8;
   std::atomic<bool> shutting_down_{false};  // read by UCX's error callbacks on any thread
   static constexpr unsigned message_am_id = 1;
   message_fn on_message_;
