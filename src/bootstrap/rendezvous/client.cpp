@@ -94,6 +94,8 @@ class rendezvous_bootstrap final : public bootstrap {
   status finalize() override {
     auto r = collective(collect_kind::finalize, {});
     if (!r.ok()) return r.error();
+    RDSM_LOG_INFO("boot", "PE %d: bootstrap traffic: %d collectives, %zu bytes sent, %zu bytes received", rank_,
+                  collectives_, sent_bytes_, received_bytes_);
     clean_ = true;
     disconnect();
     return {};
@@ -129,10 +131,13 @@ class rendezvous_bootstrap final : public bootstrap {
       std::lock_guard<std::timed_mutex> lock(send_mutex_);
       if (!send_all(fd_.get(), frame)) lost("cannot send to it");
     }
+    ++collectives_;
+    sent_bytes_ += frame.size();
     std::unique_lock<std::mutex> l(mutex_);
     cv_.wait(l, [&] { return reply_.has_value(); });
     message m = std::move(*reply_);
     reply_.reset();
+    received_bytes_ += frame_header + m.payload.size();
     l.unlock();
     collect_kind got{};
     std::vector<std::string> parts;
@@ -223,6 +228,10 @@ class rendezvous_bootstrap final : public bootstrap {
   std::optional<message> reply_;
   bool clean_ = false;  // finalize() completed
   std::atomic<bool> finished_{false};
+  // What this PE's collectives moved through the rendezvous (one thread at a time calls them).
+  int collectives_ = 0;
+  size_t sent_bytes_ = 0;
+  size_t received_bytes_ = 0;
   std::atomic<bool> aborting_{false};
   std::atomic<int> abort_code_{1};
 };
