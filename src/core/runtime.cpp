@@ -225,26 +225,22 @@ sym_addr runtime::translate_global(sym_addr s, int pe, size_t bytes, const char*
 }
 
 status runtime::exchange_region(int id, uintptr_t origin, size_t length) {
-  // Each PE publishes the transport's base of the region (what its key describes), the symmetric origin
-  // offsets are counted from, and the packed key.
-  const auto raw = reinterpret_cast<uintptr_t>(net_->region(id).base);
+  // Each PE publishes the symmetric origin offsets are counted from (where the region is registered, which
+  // its remote addresses are taken from) and the packed key.
   base_[id] = origin;
   length_[id] = length;
   RDSM_ASSIGN_OR_RETURN(std::string key, net_->pack_region_key(id));
-  uint64_t head[2] = {raw, origin};
-  std::string mine(reinterpret_cast<const char*>(head), sizeof head);
+  const uint64_t head = origin;
+  std::string mine(reinterpret_cast<const char*>(&head), sizeof head);
   mine += key;
   RDSM_ASSIGN_OR_RETURN(auto all, boot_->allgather(mine));
-  std::vector<uint64_t> raws(static_cast<size_t>(n_pes_));
   std::vector<std::string> keys(static_cast<size_t>(n_pes_));
   remote_[id].resize(static_cast<size_t>(n_pes_));
   for (int pe = 0; pe < n_pes_; ++pe) {
-    std::memcpy(head, all[pe].data(), sizeof head);
-    raws[pe] = head[0];
-    remote_[id][pe] = head[1];
+    std::memcpy(&remote_[id][pe], all[pe].data(), sizeof head);
     keys[pe] = all[pe].substr(sizeof head);
   }
-  RDSM_TRY(net_->unpack_region_keys(id, raws, keys));
+  RDSM_TRY(net_->unpack_region_keys(id, std::move(keys)));
   // Peers of this host are mapped from their memory files (map_peers), others reached through the transport.
   mapped_[id].assign(static_cast<size_t>(n_pes_), nullptr);
   mapped_[id][my_pe_] = reinterpret_cast<char*>(origin);

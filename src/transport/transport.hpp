@@ -17,12 +17,6 @@ namespace rdsm::detail {
 /// Atomic operations on 4- or 8-byte remote words.
 enum class amo_op { fetch, set, swap, cswap, add, fetch_add, band, fetch_and, bor, fetch_or, bxor, fetch_xor };
 
-/// One registered memory region; the same region id names the symmetric counterpart in every PE.
-struct region_info {
-  void* base;
-  size_t length;
-};
-
 class transport {
  public:
   /// Called (from any thread) when a peer fails; the core ends the job naming the PE.
@@ -43,12 +37,10 @@ class transport {
   /// Registers [base, base+length), memory the caller owns, for remote access. Returns the region id (0, 1,
   /// ... in call order).
   virtual result<int> map_region(void* base, size_t length) = 0;
-  virtual region_info region(int id) const = 0;
   /// Packed remote key of a local region, to be exchanged through the bootstrap.
   virtual result<std::string> pack_region_key(int id) const = 0;
-  /// Installs every PE's base address and packed key of region `id`.
-  virtual status unpack_region_keys(int id, const std::vector<uint64_t>& bases,
-                                    const std::vector<std::string>& keys) = 0;
+  /// Installs every PE's packed key of region `id` (unpacked as each PE is reached).
+  virtual status unpack_region_keys(int id, std::vector<std::string> keys) = 0;
 
   /// A stream is an independent sequence of operations with its own UCX worker and endpoints (an
   /// OpenSHMEM context). Stream 0 always exists and also serves incoming emulated operations.

@@ -31,16 +31,9 @@ struct ep_context {
   int pe;
 };
 
-struct remote_region {
-  uint64_t base = 0;
-  std::string packed_key;  // kept to unpack again for the endpoints of new streams
-};
-
 struct local_region {
   ucp_mem_h memh = nullptr;
-  void* base = nullptr;
-  size_t length = 0;
-  std::vector<remote_region> peers;
+  std::vector<std::string> packed_keys;  // every PE's, unpacked with each stream's endpoint to that PE
 };
 
 // A worker with an endpoint and the unpacked keys of every region per PE. Endpoints are made at the first
@@ -144,17 +137,9 @@ class ucx_transport final : public transport {
       return status::error(format("cannot register %zu bytes with UCX (ucp_mem_map: %s); lower SHMEM_SYMMETRIC_SIZE "
                                   "or raise the locked/shared memory limits",
                                   length, ucs_status_string(s)));
-    ucp_mem_attr_t attr{};
-    attr.field_mask = UCP_MEM_ATTR_FIELD_ADDRESS | UCP_MEM_ATTR_FIELD_LENGTH;
-    s = ucp_mem_query(r.memh, &attr);
-    if (s != UCS_OK) return status::error("ucp_mem_query failed: " + ucs_text(s));
-    r.base = attr.address;
-    r.length = length;
     regions_.push_back(std::move(r));
     return static_cast<int>(regions_.size() - 1);
   }
-
-  region_info region(int id) const override { return {regions_[id].base, regions_[id].length}; }
 
   result<std::string> pack_region_key(int id) const override {
     void* buf = nullptr;
@@ -166,13 +151,8 @@ class ucx_transport final : public transport {
     return key;
   }
 
-  status unpack_region_keys(int id, const std::vector<uint64_t>& bases, const std::vector<std::string>& keys) override {
-    local_region& r = regions_[id];
-    r.peers.assign(static_cast<size_t>(n_pes_), remote_region{});
-    for (int pe = 0; pe < n_pes_; ++pe) {
-      r.peers[pe].base = bases[pe];
-      r.peers[pe].packed_key = keys[pe];
-    }
+  status unpack_region_keys(int id, std::vector<std::string> keys) override {
+    regions_[id].packed_keys = std::move(keys);
     // Every stream that exists already gets the keys for the PEs it has reached (the others' come with
     // their endpoints).
     std::unique_lock<std::shared_mutex> lock(streams_mutex_);
@@ -537,7 +517,7 @@ class ucx_transport final : public transport {
   }
 
   status unpack_key(ucp_ep_h ep, int id, int pe, ucp_rkey_h& key) {
-    ucs_status_t s = ucp_ep_rkey_unpack(ep, regions_[id].peers[pe].packed_key.data(), &key);
+    ucs_status_t s = ucp_ep_rkey_unpack(ep, regions_[id].packed_keys[pe].data(), &key);
     if (s != UCS_OK) return status::error(format("cannot use PE %d's memory key: %s", pe, ucs_status_string(s)));
     return {};
   }
