@@ -190,6 +190,10 @@ RDSM_SHMEM_REDUCE_ARITH_TYPES(RDSM_DECL_REDUCE_ARITH)
 #define _SHMEM_COLLECT_SYNC_SIZE SHMEM_COLLECT_SYNC_SIZE
 #define _SHMEM_REDUCE_SYNC_SIZE SHMEM_REDUCE_SYNC_SIZE
 #define _SHMEM_REDUCE_MIN_WRKDATA_SIZE SHMEM_REDUCE_MIN_WRKDATA_SIZE
+/* Not in the specification (which has no underscore forms for alltoall), but programs written for other
+ * implementations use them. */
+#define _SHMEM_ALLTOALL_SYNC_SIZE SHMEM_ALLTOALL_SYNC_SIZE
+#define _SHMEM_ALLTOALLS_SYNC_SIZE SHMEM_ALLTOALLS_SYNC_SIZE
 SHMEM_API void shmem_barrier(int PE_start, int logPE_stride, int PE_size, long *pSync) SHMEM_NOEXCEPT;
 /* Deprecated active-set form. shmem_sync(team) is the 1.5 team form of shmem_team_sync: in C11 the name is a macro
  * that picks the form by argument count (shmem_generic.h), in C++ an overload (shmem_cxx.h). */

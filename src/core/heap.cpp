@@ -1,6 +1,8 @@
 // First-fit allocator over offsets with coalescing; identical on every PE for identical call sequences.
 #include "core/heap.hpp"
 
+#include <algorithm>
+#include <cassert>
 #include <iterator>
 
 namespace rdsm::detail {
@@ -8,27 +10,36 @@ namespace {
 size_t round_up(size_t v, size_t a) { return (v + a - 1) / a * a; }
 }  // namespace
 
-symmetric_heap::symmetric_heap(void* base, size_t length, size_t max_alignment)
+symmetric_heap::symmetric_heap(void* base, size_t length, size_t max_alignment, size_t colour)
     : base_(reinterpret_cast<uintptr_t>(base)),
-      length_(length / granule * granule),
+      capacity_(length / granule * granule),
+      length_(capacity_ + (colour != 0 ? aliasing_period : 0)),
       max_alignment_(max_alignment),
-      free_bytes_(length_) {
+      colour_(colour),
+      free_bytes_(capacity_) {
+  assert(colour == 0 || (colour % granule == 0 && colour < aliasing_period && aliasing_period <= max_alignment));
   if (length_ > 0) free_[0] = length_;
 }
 
 void* symmetric_heap::allocate(size_t bytes, size_t alignment) {
+  if (alignment == 0 && colour_ != 0 && bytes >= coloured_min)
+    if (void* p = place(bytes, aliasing_period, colour_, std::max(bytes / 8, colour_))) return p;
   if (alignment < granule) alignment = granule;
   if (alignment > max_alignment_) return nullptr;
+  return place(bytes, alignment, 0, SIZE_MAX);
+}
+
+void* symmetric_heap::place(size_t bytes, size_t alignment, size_t offset, size_t max_gap) {
   size_t need = round_up(bytes == 0 ? 1 : bytes, granule);
-  if (need < bytes) return nullptr;  // overflow
+  if (need < bytes || need > free_bytes_) return nullptr;  // overflow, or more than capacity() leaves
   for (auto it = free_.begin(); it != free_.end(); ++it) {
     uintptr_t start = it->first;
     size_t len = it->second;
     // Align the address: the bases of all PEs' copies are equal modulo max_alignment_, so every PE picks the
-    // same offset.
-    uintptr_t aligned = round_up(base_ + start, alignment) - base_;
+    // same offset. (offset is below 4096, base_ a mapped address: base_ + start - offset does not wrap.)
+    uintptr_t aligned = round_up(base_ + start - offset, alignment) + offset - base_;
     size_t pad = aligned - start;
-    if (pad > len || len - pad < need) continue;
+    if (pad > len || len - pad < need || pad > max_gap) continue;
     free_.erase(it);
     if (pad > 0) free_[start] = pad;
     size_t rest = len - pad - need;
@@ -90,7 +101,7 @@ bool symmetric_heap::resize_in_place(void* p, size_t bytes) {
     return true;
   }
   auto next = free_.find(off + have);
-  if (next == free_.end() || have + next->second < need) return false;
+  if (next == free_.end() || have + next->second < need || need - have > free_bytes_) return false;
   size_t extra = need - have;
   size_t left = next->second - extra;
   free_.erase(next);
@@ -103,7 +114,7 @@ bool symmetric_heap::resize_in_place(void* p, size_t bytes) {
 size_t symmetric_heap::largest_free() const {
   size_t m = 0;
   for (const auto& f : free_) m = f.second > m ? f.second : m;
-  return m;
+  return m < free_bytes_ ? m : free_bytes_;
 }
 
 }  // namespace rdsm::detail

@@ -19,7 +19,7 @@ sym_addr resolve_checked(runtime& rt, const char* fn, const char* arg, const voi
     fatal("%s: %s %p is not symmetric (not in the symmetric heap [%p, %p) nor a global variable); "
           "allocate it with shmem_malloc or make it global/static",
           fn, arg, addr, reinterpret_cast<void*>(rt.user_heap_base()),
-          reinterpret_cast<void*>(rt.user_heap_base() + rt.heap().capacity()));
+          reinterpret_cast<void*>(rt.user_heap_base() + rt.heap().span()));
   if (bytes > rt.region_length(s.region) - s.offset)
     fatal("%s: %s %p + %zu bytes runs past the end of its symmetric object's region (%zu bytes left); "
           "check the element count",

@@ -295,6 +295,8 @@ CONSTANTS = [
     ("_SHMEM_MAX_NAME_LEN", "size"), ("_SHMEM_VENDOR_STRING", "str"),
     ("_SHMEM_CMP_EQ", "ice"), ("_SHMEM_CMP_NE", "ice"), ("_SHMEM_CMP_LT", "ice"), ("_SHMEM_CMP_LE", "ice"),
     ("_SHMEM_CMP_GT", "ice"), ("_SHMEM_CMP_GE", "ice"),
+    # Underscore spellings other implementations offer and programs use, though not in the specification
+    ("_SHMEM_ALLTOALL_SYNC_SIZE", "size"), ("_SHMEM_ALLTOALLS_SYNC_SIZE", "size"),
     # Handles
     ("SHMEM_TEAM_WORLD", "team_handle"), ("SHMEM_TEAM_SHARED", "team_handle"), ("SHMEM_CTX_DEFAULT", "ctx_handle"),
 ]

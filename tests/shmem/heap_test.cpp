@@ -75,6 +75,48 @@ TEST(Heap, MallocReturnsSymmetricUsableBlocks) {
   shmem_free(nullptr);  // no effect, but still collective
 }
 
+TEST(Heap, LargeBlocksStartHalfwayThroughAPage) {
+  // The heap's colour (docs/design/heap.md): blocks of 4 KiB or more from malloc, calloc and realloc start
+  // 2048 bytes into a page, so that copies between them and page-aligned or malloc'd buffers do not alias;
+  // shmem_align places as asked. Copies into and out of such a block from buffers at every page offset arrive
+  // intact.
+  auto page_offset = [](const void* p) { return reinterpret_cast<uintptr_t>(p) % 4096; };
+  void* a = shmem_malloc(64 << 10);
+  void* b = shmem_calloc(4096, 1);
+  void* c = shmem_align(4096, 8192);
+  ASSERT_TRUE(a != nullptr && b != nullptr && c != nullptr);
+  EXPECT_EQ(page_offset(a), 2048u);
+  EXPECT_EQ(page_offset(b), 2048u);
+  EXPECT_EQ(page_offset(c), 0u);
+  expect_symmetric(a, "coloured malloc");
+  void* wall = shmem_malloc(4096);       // after c (the gaps before it are smaller): c cannot grow in place
+  void* r = shmem_realloc(c, 1 << 20);  // moves, coloured
+  ASSERT_NE(r, nullptr);
+  EXPECT_NE(r, c);
+  EXPECT_EQ(page_offset(r), 2048u);
+  expect_symmetric(r, "coloured realloc");
+  auto* priv = static_cast<unsigned char*>(std::aligned_alloc(4096, (64 << 10) + 4096));
+  ASSERT_NE(priv, nullptr);
+  for (size_t off : {size_t{0}, size_t{16}, size_t{64}, size_t{2048}, size_t{2064}}) {
+    for (size_t i = 0; i < (64 << 10); ++i) priv[off + i] = static_cast<unsigned char>(me() * 7 + i * 13 + off);
+    shmem_barrier_all();
+    shmem_putmem(a, priv + off, 64 << 10, right());
+    shmem_barrier_all();
+    std::memset(priv, 0, (64 << 10) + 4096);
+    shmem_getmem(priv + off, a, 64 << 10, left());  // left's copy holds what left's left put: me - 2
+    const int from = (me() - 2 + 2 * npes()) % npes();
+    int bad = 0;
+    for (size_t i = 0; i < (64 << 10); ++i) bad += priv[off + i] != static_cast<unsigned char>(from * 7 + i * 13 + off);
+    EXPECT_EQ(bad, 0) << "page offset " << off;
+    shmem_barrier_all();
+  }
+  std::free(priv);
+  shmem_free(wall);
+  shmem_free(r);
+  shmem_free(b);
+  shmem_free(a);
+}
+
 TEST(Heap, MallocOfZeroBytesReturnsNull) {
   EXPECT_EQ(shmem_malloc(0), nullptr);
   EXPECT_EQ(shmem_calloc(0, 8), nullptr);
