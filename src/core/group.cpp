@@ -3,6 +3,7 @@
 #include "core/group.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <cstring>
 #include <vector>
 
@@ -70,6 +71,12 @@ void wait_epoch(const char* fn, group& g, int w, long epoch, int from) {
   while (load_acquire(word) < epoch) b.pause();
 }
 
+bool maps_every_member(const group& g, const void* addr) {
+  for (int i = 0; i < g.size; ++i)
+    if (i != g.me && pointer_to(addr, g.pe(i)) == nullptr) return false;
+  return true;
+}
+
 void copy_local(void* dest, const void* source, size_t bytes) {
   if (dest == source || bytes == 0) return;
   const auto d = reinterpret_cast<uintptr_t>(dest), s = reinterpret_cast<uintptr_t>(source);
@@ -134,6 +141,27 @@ void group_broadcast(const char* fn, group& g, void* dest, const void* source, s
   const int p = parity(g);
   active_set_exit exit_sync{fn, g};
   const int n = g.size;
+  const uint64_t pull_from = runtime::get().cfg().coll_bcast_pull;
+  if (pull_from != 0 && bytes >= pull_from && maps_every_member(g, source)) {
+    // Every member's memory mapped here (and so everywhere, alike: one host): each member copies from the
+    // root's source itself as soon as the root has entered, all at once and while the root fills its own
+    // dest, and says so. The root then releases them: none may leave (and write into another's dest in the
+    // next collective) before every copy into a dest is made, nor the root (its source may change).
+    if (g.me == root) {
+      std::atomic_thread_fence(std::memory_order_release);  // the source before the word that announces it
+      for (int k = 1; k < n; ++k) raise(fn, g, (root + k) % n, w_data + p, 1);
+      if (root_receives) copy_local(dest, source, bytes);
+      consume(fn, g, w_ready + p, n - 1);
+      for (int k = 1; k < n; ++k) raise(fn, g, (root + k) % n, w_data + p, 1);
+    } else {
+      consume(fn, g, w_data + p, 1, root);
+      copy_local(dest, pointer_to(source, g.pe(root)), bytes);
+      std::atomic_thread_fence(std::memory_order_release);  // the copy made before the word that says so
+      raise(fn, g, root, w_ready + p, 1);
+      consume(fn, g, w_data + p, 1, root);
+    }
+    return;
+  }
   // Large data to more than one member: the root scatters n-1 slices (member root+k gets slice k-1) and the
   // members exchange them, so the root sends each byte once.
   const bool scatter = bytes >= runtime::get().cfg().coll_bcast_scatter && n > 2;

@@ -69,6 +69,10 @@ struct active_set_exit {
 inline char* at(void* base, size_t offset) { return static_cast<char*>(base) + offset; }
 inline const char* at(const void* base, size_t offset) { return static_cast<const char*>(base) + offset; }
 
+/// Whether every other member's copy of the symmetric address `addr` is mapped here (so, as a host's PEs map
+/// each other's memory alike, whether every member maps every other's): then all members share one host.
+bool maps_every_member(const group& g, const void* addr);
+
 /// Copies between local buffers that may overlap or be the same.
 void copy_local(void* dest, const void* source, size_t bytes);
 

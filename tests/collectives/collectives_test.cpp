@@ -1,4 +1,5 @@
-// Team collectives: broadcast (every root, both sides of the 64 KiB scatter switch), collect (different sizes
+// Team collectives: broadcast (every root, both sides of the 64 KiB switch: members copy from the root on one
+// host, the root scatters over TCP, where the heap is not mapped), collect (different sizes
 // per PE), fcollect, alltoall and alltoalls (strides), mem and every typed form, on the world, a strided team
 // and the rows and columns of a 2-D split. Each result is compared with a locally computed reference, and
 // the byte after the expected data must stay untouched.
@@ -96,7 +97,8 @@ TEST(Broadcast, RepeatedWithoutRefillAlternatesRoots) {
 }
 
 TEST(Broadcast, BigOnFourPesDistinctRootsInPlaceSource) {
-  // The root broadcasting from its own dest (dest == source on the root) over the scatter path.
+  // The root broadcasting from its own dest (dest == source on the root): members copy it while the root's
+  // copy is a no-op (one host), or the scatter path (TCP).
   buffers& b = bufs();
   const size_t bytes = 200000 + 3;
   for_each_team(teams(), [&](team_case& c) {

@@ -146,7 +146,8 @@ TEST(Legacy, BroadcastLeavesRootDestUnchanged) {
 }
 
 TEST(Legacy, BigBroadcastScatterPathLeavesRootDestUnchanged) {
-  // Above 64 KiB with more than two members the data travels by scatter and exchange.
+  // Above 64 KiB members copy from the root on one host, or (TCP: the heap not mapped, more than two members)
+  // the data travels by scatter and exchange.
   reset_psync();
   const size_t n = 300000 / 8;
   auto* src = static_cast<uint64_t*>(shmem_malloc(n * 8));
