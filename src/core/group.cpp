@@ -142,7 +142,8 @@ void group_broadcast(const char* fn, group& g, void* dest, const void* source, s
   active_set_exit exit_sync{fn, g};
   const int n = g.size;
   const uint64_t pull_from = runtime::get().cfg().coll_bcast_pull;
-  if (pull_from != 0 && bytes >= pull_from && maps_every_member(g, source)) {
+  // Decided on dest, which every member must pass alike and symmetric, so that all decide the same.
+  if (pull_from != 0 && bytes >= pull_from && maps_every_member(g, dest)) {
     // Every member's memory mapped here (and so everywhere, alike: one host): each member copies from the
     // root's source itself as soon as the root has entered, all at once and while the root fills its own
     // dest, and says so. The root then releases them: none may leave (and write into another's dest in the
@@ -154,8 +155,13 @@ void group_broadcast(const char* fn, group& g, void* dest, const void* source, s
       consume(fn, g, w_ready + p, n - 1);
       for (int k = 1; k < n; ++k) raise(fn, g, (root + k) % n, w_data + p, 1);
     } else {
+      const void* from = pointer_to(source, g.pe(root));
+      if (from == nullptr)
+        fatal("%s: source %p is not a symmetric address mapped from the root, PE %d; pass the root's symmetric "
+              "source on every PE (the same source and dest on all PEs, as OpenSHMEM requires)",
+              fn, source, g.pe(root));
       consume(fn, g, w_data + p, 1, root);
-      copy_local(dest, pointer_to(source, g.pe(root)), bytes);
+      copy_local(dest, from, bytes);
       std::atomic_thread_fence(std::memory_order_release);  // the copy made before the word that says so
       raise(fn, g, root, w_ready + p, 1);
       consume(fn, g, w_data + p, 1, root);

@@ -1,6 +1,7 @@
 /* Misused collectives, one per argv[1]; each must end the job with one clear line naming the call. */
 #include <shmem.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static long src[4], dst[4];
@@ -15,6 +16,13 @@ int main(int argc, char **argv) {
     shmem_long_broadcast(SHMEM_TEAM_WORLD, dst, src, 4, n); /* roots are 0..n-1 */
   } else if (strcmp(mode, "bad_root_legacy") == 0) {
     shmem_broadcast64(dst, src, 4, -1, 0, 0, n, psync);
+  } else if (strcmp(mode, "private_source") == 0) {
+    /* A member passes a private buffer as the source of a large broadcast: on one host members copy the root's
+     * symmetric source through their own source argument, which must be the same symmetric object. */
+    enum { bytes = 1 << 17 };
+    char *priv = malloc(bytes); /* not a global or static variable: those are symmetric */
+    char *sym = shmem_malloc(bytes), *out = shmem_malloc(bytes);
+    shmem_broadcastmem(SHMEM_TEAM_WORLD, out, shmem_my_pe() == 0 ? sym : priv, bytes, 0);
   } else if (strcmp(mode, "bad_active_set") == 0) {
     shmem_barrier(0, 1, n, psync); /* PEs 0, 2, .., 2(n-1): past the world */
   } else if (strcmp(mode, "longdouble_sum") == 0) { /* refused only where PEs' long double formats differ */
