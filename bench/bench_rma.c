@@ -92,8 +92,8 @@ static void sweep(const char *which, const char *mem, char *local, char *remote,
 }
 
 /* The four sweeps with the local buffer in private memory at page offsets 0, 16 (where malloc puts large
- * blocks), 64 and 2048 from the page-aligned heap block: copies between buffers a few bytes apart modulo
- * 4 KiB are where a plain memcpy stalls. Rows are named page<offset>. */
+ * blocks), 64 and 2048, against the heap block (at whatever page offset the library gives it): copies between
+ * buffers a few bytes apart modulo 4 KiB are where a plain memcpy stalls. Rows are named page<offset>. */
 void bench_align(int me) {
   if (me == 0) {
     static const int offsets[] = {0, 16, 64, 2048};
