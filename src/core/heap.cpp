@@ -13,7 +13,7 @@ size_t round_up(size_t v, size_t a) { return (v + a - 1) / a * a; }
 symmetric_heap::symmetric_heap(void* base, size_t length, size_t max_alignment, size_t colour)
     : base_(reinterpret_cast<uintptr_t>(base)),
       capacity_(length / granule * granule),
-      length_(capacity_ + (colour != 0 ? aliasing_period : 0)),
+      length_(span_for(length, colour)),
       max_alignment_(max_alignment),
       colour_(colour),
       free_bytes_(capacity_) {
@@ -114,7 +114,7 @@ bool symmetric_heap::resize_in_place(void* p, size_t bytes) {
 size_t symmetric_heap::largest_free() const {
   size_t m = 0;
   for (const auto& f : free_) m = f.second > m ? f.second : m;
-  return m < free_bytes_ ? m : free_bytes_;
+  return std::min(m, free_bytes_);
 }
 
 }  // namespace rdsm::detail

@@ -22,13 +22,16 @@ class symmetric_heap {
   /// the bases of every PE's copy equal in. `colour` (a multiple of 64 below aliasing_period; 0: none): the
   /// offset modulo aliasing_period of blocks of coloured_min bytes or more allocated with alignment 0, where
   /// a free range has room for one there leaving at most `colour` bytes or an eighth of its size (the larger)
-  /// free before it (elsewhere
-  /// they go where the default alignment puts them). Halfway through the period, such a block is far from
-  /// buffers at page offset 0 (aligned_alloc, mmap) and 16 (glibc's malloc of large blocks), so copies between
-  /// them do not alias. Blocks of a multiple of the period then follow each other with no gap. With a colour
-  /// the heap spans `length` + aliasing_period bytes from `base` (span()), of which blocks take at most
-  /// `length` (capacity()): the first coloured block's gap does not cost the user a block.
+  /// free before it (elsewhere they go where the default alignment puts them). Halfway through the period,
+  /// such a block is far from buffers at page offset 0 (aligned_alloc, mmap) and 16 (glibc's malloc of large
+  /// blocks), so copies between them do not alias. Blocks of a multiple of the period then follow each other
+  /// with no gap. With a colour the heap spans span_for(length, colour) bytes from `base` (span()), one period
+  /// more than the `length` blocks may take (capacity()): the first coloured block's gap costs no block.
   symmetric_heap(void* base, size_t length, size_t max_alignment = base_alignment, size_t colour = 0);
+  /// The bytes from its base a heap of `length` with `colour` lies in: the memory its caller provides.
+  static constexpr size_t span_for(size_t length, size_t colour) {
+    return length / granule * granule + (colour != 0 ? aliasing_period : 0);
+  }
   /// Returns nullptr when no free range of `bytes` aligned to `alignment` (a power of two, at most
   /// max_alignment(); 0: the default, a cache line) exists.
   void* allocate(size_t bytes, size_t alignment);

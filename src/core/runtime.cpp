@@ -129,11 +129,12 @@ status runtime::start(int requested_thread_level) {
   // are taken from the origin: equal offsets are equal, equally aligned objects on every PE.
   const size_t a = symmetric_heap::base_alignment;
   const size_t origin_alignment = std::max(a, std::bit_floor(cfg_.symmetric_size));
-  // The user heap spans one aliasing period more than its blocks may take: large blocks start halfway through
-  // a page (the heap's colour, below), and blocks that fill SHMEM_SYMMETRIC_SIZE exactly still fit.
+  // Large blocks start halfway through a page (the heap's colour): copies between them and page-aligned or
+  // malloc'd buffers of the user do not alias (docs/design/heap.md). The user heap then spans one page more
+  // than its blocks may take, so that blocks filling SHMEM_SYMMETRIC_SIZE exactly still fit.
   const size_t colour = symmetric_heap::aliasing_period / 2;
   RDSM_ASSIGN_OR_RETURN(heap_memory_.fd,
-                        create_shared_area("rdsm-heap", a + cfg_.symmetric_size + symmetric_heap::aliasing_period,
+                        create_shared_area("rdsm-heap", a + symmetric_heap::span_for(cfg_.symmetric_size, colour),
                                            origin_alignment, heap_memory_.area));
   int next = heap_region;
   for (shared_region* r : {&heap_memory_, &data_, &sync_}) {
@@ -149,8 +150,6 @@ status runtime::start(int requested_thread_level) {
   // thread on its CPU nothing measurable here. More PEs than CPUs, or RDSM_WAIT_POLL=off: long waits sleep.
   set_long_waits_poll(cfg_.wait_poll == "auto" && !oversubscribed());
 
-  // Large blocks sit halfway through a page (symmetric_heap's colour): copies between them and page-aligned or
-  // malloc'd buffers of the user do not alias (docs/design/heap.md).
   heap_ = std::make_unique<symmetric_heap>(reinterpret_cast<void*>(user_heap_base()), cfg_.symmetric_size,
                                            origin_alignment, colour);
   progress_ = std::make_unique<progress_engine>(*net_, cfg_.progress_slice);
