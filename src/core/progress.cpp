@@ -33,6 +33,7 @@ constexpr uint64_t every_stream_after_ns = 100000;
 status progress_engine::start() {
   wake_fd_ = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
   if (wake_fd_ < 0) return status::error(format("progress thread: eventfd failed: %s", std::strerror(errno)));
+  net_.on_drive_end([](void* self) { static_cast<progress_engine*>(self)->wake(); }, this);
   stop_ = false;
   // The thread is set up (its time slice asked for) before start returns: what the program sees of it
   // after shmem_init does not depend on when the scheduler first runs it.
@@ -65,6 +66,7 @@ void progress_engine::stop() {
   ssize_t rc = write(wake_fd_, &one, sizeof one);
   (void)rc;
   thread_.join();
+  net_.end_await();  // no driver calls wake() on a stopped thread
   close(wake_fd_);
   wake_fd_ = -1;
 }
@@ -77,6 +79,7 @@ bool progress_engine::step(bool driven) {
 
 void progress_engine::run() {
   pollfd fds[2] = {{wake_fd_, POLLIN, 0}, {net_.event_fd(), POLLIN, 0}};
+  uint64_t drive_seen = ~0ull;  // the drive going on when the last timed sleep began (~0: none)
   while (!stop_.load(std::memory_order_relaxed)) {
     uint64_t last_work = monotonic_ns();
     for (unsigned idle = 0; !stop_.load(std::memory_order_relaxed); ++idle) {
@@ -103,8 +106,18 @@ void progress_engine::run() {
       continue;
     }
     const timespec hold{0, static_cast<long>(driven_hold_ns)};
-    int rc = ppoll(fds, driven ? 1 : 2, driven ? &hold : nullptr, nullptr);
+    const timespec* timeout = driven ? &hold : nullptr;
+    if (driven) {
+      // One drive through the whole last timed sleep: sleep until it ends (its driver wakes us).
+      const uint64_t drive = net_.drives();
+      if (drive == drive_seen && net_.await_drive_end()) timeout = nullptr;
+      drive_seen = timeout != nullptr && net_.driving() ? drive : ~0ull;
+    } else {
+      drive_seen = ~0ull;
+    }
+    int rc = ppoll(fds, driven ? 1 : 2, timeout, nullptr);
     set_sleeping(0);
+    if (driven && timeout == nullptr) net_.end_await();
     if (rc < 0 && errno != EINTR) {
       RDSM_LOG_ERROR("progress", "poll failed: %s; progress thread stops", std::strerror(errno));
       return;
@@ -135,7 +148,9 @@ std::atomic<const wait_service*> installed_service{nullptr};
 
 void set_wait_service(const wait_service* service) { installed_service.store(service, std::memory_order_release); }
 
-backoff::backoff() : net_(runtime::get().uses_transport() ? &runtime::get().net() : nullptr) {}
+backoff::backoff()
+    : net_(runtime::get().uses_transport() ? &runtime::get().net() : nullptr),
+      threaded_(net_ != nullptr && runtime::get().progress().running()) {}
 
 backoff::~backoff() {
   if (serving_ != nullptr) serving_->end();
@@ -155,8 +170,10 @@ void backoff::pause() {
     if (start_ns_ == 0) net_->drive(driving_, true, 0);
     // The main stream at every round, the others now and then (each poll of a TCP worker is a system call,
     // which a ping-pong pays on every message); past 100 us every stream at every round, as a long wait may
-    // hold up peers' operations on any of them (a DSM fault's get from this home).
-    net_->progress(start_ns_ != 0 && last_ns_ - start_ns_ > every_stream_after_ns);
+    // hold up peers' operations on any of them (a DSM fault's get from this home). A waiter that sleeps
+    // between rounds leaves that to the progress thread, which the worker's events wake: polling too, it
+    // would spin on the worker's lock while that thread serves a stream of puts (a third of its time).
+    if (driving_ || !threaded_) net_->progress(start_ns_ != 0 && last_ns_ - start_ns_ > every_stream_after_ns);
   }
   // The clock is read every 64 rounds only: spinning stays a handful of instructions per round. A round that
   // drives transport progress costs system calls (microseconds over TCP): 64 of them would hold the core for

@@ -100,6 +100,7 @@ class backoff {
   uint64_t last_ns_ = 0;
   transport* net_;        // set while some peer is reached through UCX: the waiter drives its progress
   bool driving_ = false;  // registered as a driver (transport::drive) while it polls
+  bool threaded_ = false; // a progress thread serves the transport while the waiter sleeps
   const wait_service* serving_ = nullptr;  // the wait service this wait began, until it ends it
   bool tried_ = false;                     // whether the wait looked for a wait service yet
 };

@@ -1,5 +1,6 @@
 /* Passive progress: RMA and atomics on a PE that computes without calling rdsm complete anyway (the
- * progress thread serves them), and an idle PE's progress thread uses no CPU. */
+ * progress thread serves them), also right after a long transfer (while one thread drives the transport the
+ * progress thread sleeps until it stops), and an idle PE's progress thread uses no CPU. */
 #define _GNU_SOURCE
 #include <shmem.h>
 #include <stdio.h>
@@ -8,6 +9,7 @@
 
 static long counter;          /* a global: reached through UCX even on shared memory */
 static long gdata[512];
+static char bulk[8 << 20];    /* a global as well: one long transfer through UCX */
 static double compute_end;    /* PE 0's time when its compute phase ended */
 static int all_failures;      /* on PE 0: failures of every PE */
 
@@ -23,9 +25,12 @@ int main(void) {
   long *heap = shmem_calloc(512, sizeof(long));
   int failures = 0;
 
-  /* 1. PE 0 computes for 1.5 s; every other PE works on PE 0's memory meanwhile. */
+  /* 1. PE 0 computes for 1.5 s, right after a transfer of 8 MiB whose quiet drives the transport for
+   * milliseconds; every other PE works on PE 0's memory meanwhile. */
   shmem_barrier_all();
   if (me == 0) {
+    shmem_putmem_nbi(bulk, bulk, sizeof bulk, n - 1);
+    shmem_quiet();
     double end = now(CLOCK_MONOTONIC) + 1.5;
     volatile double x = 1;
     while (now(CLOCK_MONOTONIC) < end) x = x * 1.0000001 + 1e-9;
