@@ -171,9 +171,11 @@ void backoff::pause() {
     // The main stream at every round, the others now and then (each poll of a TCP worker is a system call,
     // which a ping-pong pays on every message); past 100 us every stream at every round, as a long wait may
     // hold up peers' operations on any of them (a DSM fault's get from this home). A waiter that sleeps
-    // between rounds leaves that to the progress thread, which the worker's events wake: polling too, it
-    // would spin on the worker's lock while that thread serves a stream of puts (a third of its time).
-    if (driving_ || !threaded_) net_->progress(start_ns_ != 0 && last_ns_ - start_ns_ > every_stream_after_ns);
+    // between rounds leaves that to the progress thread once the hold is over and that thread watches the
+    // worker: polling too, it would spin on the worker's lock while that thread serves a stream of puts (a
+    // third of its time).
+    if (!threaded_ || net_->driven(last_ns_, driven_hold_ns))
+      net_->progress(start_ns_ != 0 && last_ns_ - start_ns_ > every_stream_after_ns);
   }
   // The clock is read every 64 rounds only: spinning stays a handful of instructions per round. A round that
   // drives transport progress costs system calls (microseconds over TCP): 64 of them would hold the core for
