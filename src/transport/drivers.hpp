@@ -52,8 +52,7 @@ class drivers {
   /// hold starts again, as when a driver stops.
   void drove(uint64_t now_ns) { driven_at_.store(now_ns, std::memory_order_seq_cst); }
   bool driven(uint64_t now_ns, uint64_t hold_ns) const {
-    return drivers_.load(std::memory_order_seq_cst) > 0 ||
-           now_ns - driven_at_.load(std::memory_order_seq_cst) < hold_ns;
+    return driving() || now_ns - driven_at_.load(std::memory_order_seq_cst) < hold_ns;
   }
 
  private:
