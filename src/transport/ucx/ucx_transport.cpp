@@ -16,38 +16,14 @@
 #include "common/cpu.hpp"
 #include "common/log.hpp"
 #include "transport/transport.hpp"
+#include "transport/ucx/ucx_endpoints.hpp"
 #include "transport/ucx/ucx_setup.hpp"
 
 namespace rdsm::detail {
 
-class ucx_transport;
-
 namespace {
 
 std::string ucs_text(ucs_status_t s) { return ucs_status_string(s); }
-
-struct ep_context {
-  ucx_transport* owner;
-  int pe;
-};
-
-struct local_region {
-  ucp_mem_h memh = nullptr;
-  std::vector<std::string> packed_keys;  // every PE's, unpacked with each stream's endpoint to that PE
-};
-
-// A worker with an endpoint and the unpacked keys of every region per PE. Endpoints are made at the first
-// operation to a PE (with that PE's keys): a job's PEs mostly talk to few others, and UCX starts a wire-up
-// as it makes an endpoint, which a peer that dies meanwhile leaves half done.
-struct stream {
-  ucp_worker_h worker = nullptr;
-  std::unique_ptr<std::atomic<ucp_ep_h>[]> eps;  // [pe]; published after the PE's keys
-  std::vector<std::vector<ucp_rkey_h>> rkeys;    // [region][pe]; never reallocated (max_regions reserved)
-  std::vector<ucp_ep_h> spare;                   // endpoints made twice by racing threads, closed at the end
-  std::string own_address;                       // non-main streams reach this PE through their own worker
-  std::atomic<bool> pending{false};
-  bool in_use = false;
-};
 
 ucp_atomic_op_t ucp_opcode(amo_op op) {
   switch (op) {
@@ -76,7 +52,7 @@ bool fetching(amo_op op) {
 class ucx_transport final : public transport {
  public:
   ucx_transport(int my_pe, int n_pes, peer_failure_fn on_failure)
-      : my_pe_(my_pe), n_pes_(n_pes), on_failure_(std::move(on_failure)) {}
+      : my_pe_(my_pe), n_pes_(n_pes), peers_(my_pe, n_pes, std::move(on_failure)) {}
 
   ~ucx_transport() override { close(); }
 
@@ -100,7 +76,6 @@ class ucx_transport final : public transport {
     ucp_config_release(cfg);
     if (s != UCS_OK) return status::error("UCX could not start (ucp_init: " + ucs_text(s) + "); check UCX_TLS / UCX_NET_DEVICES");
     // Stream 0's worker is shared by the application threads and the progress thread.
-    regions_.reserve(max_regions);  // read by threads that connect while a region is added
     streams_[0] = std::make_unique<stream>();
     RDSM_TRY(create_worker(*streams_[0], UCS_THREAD_MODE_MULTI));
     streams_[0]->in_use = true;
@@ -118,11 +93,9 @@ class ucx_transport final : public transport {
   std::string worker_address() const override { return address_; }
 
   status connect(const std::vector<std::string>& addresses) override {
-    addresses_ = addresses;
-    ep_ctx_.resize(static_cast<size_t>(n_pes_));
-    for (int pe = 0; pe < n_pes_; ++pe) ep_ctx_[pe] = {this, pe};
+    peers_.set_addresses(addresses);
     // Endpoints, and their wire-up, come with the first operation to each PE (reach()).
-    return prepare_stream(*streams_[0]);
+    return peers_.prepare(*streams_[0], true);
   }
 
   result<int> map_region(void* base, size_t length) override {
@@ -130,21 +103,22 @@ class ucx_transport final : public transport {
     mp.field_mask = UCP_MEM_MAP_PARAM_FIELD_LENGTH | UCP_MEM_MAP_PARAM_FIELD_ADDRESS;
     mp.length = length;
     mp.address = base;
-    if (regions_.size() == max_regions) return status::error(format("internal: more than %zu regions", max_regions));
-    local_region r;
-    ucs_status_t s = ucp_mem_map(context_, &mp, &r.memh);
+    if (regions_.size() == ucx_endpoints::max_regions)
+      return status::error(format("internal: more than %zu regions", ucx_endpoints::max_regions));
+    ucp_mem_h memh = nullptr;
+    ucs_status_t s = ucp_mem_map(context_, &mp, &memh);
     if (s != UCS_OK)
       return status::error(format("cannot register %zu bytes with UCX (ucp_mem_map: %s); lower SHMEM_SYMMETRIC_SIZE "
                                   "or raise the locked/shared memory limits",
                                   length, ucs_status_string(s)));
-    regions_.push_back(std::move(r));
+    regions_.push_back(memh);
     return static_cast<int>(regions_.size() - 1);
   }
 
   result<std::string> pack_region_key(int id) const override {
     void* buf = nullptr;
     size_t len = 0;
-    ucs_status_t s = ucp_rkey_pack(context_, regions_[id].memh, &buf, &len);
+    ucs_status_t s = ucp_rkey_pack(context_, regions_[id], &buf, &len);
     if (s != UCS_OK) return status::error("ucp_rkey_pack failed: " + ucs_text(s));
     std::string key(static_cast<const char*>(buf), len);
     ucp_rkey_buffer_release(buf);
@@ -152,12 +126,12 @@ class ucx_transport final : public transport {
   }
 
   status unpack_region_keys(int id, std::vector<std::string> keys) override {
-    regions_[id].packed_keys = std::move(keys);
+    peers_.set_region_keys(id, std::move(keys));
     // Every stream that exists already gets the keys for the PEs it has reached (the others' come with
     // their endpoints).
     std::unique_lock<std::shared_mutex> lock(streams_mutex_);
     for (auto& st : streams_)
-      if (st != nullptr) RDSM_TRY(unpack_keys(*st, id));
+      if (st != nullptr) RDSM_TRY(peers_.unpack_keys(*st, id));
     return {};
   }
 
@@ -174,8 +148,8 @@ class ucx_transport final : public transport {
       (void)exclusive;
       auto st = std::make_unique<stream>();
       RDSM_TRY(create_worker(*st, UCS_THREAD_MODE_MULTI));
-      RDSM_TRY(prepare_stream(*st));
-      for (size_t id = 0; id < regions_.size(); ++id) RDSM_TRY(unpack_keys(*st, static_cast<int>(id)));
+      RDSM_TRY(peers_.prepare(*st, false));
+      for (size_t id = 0; id < regions_.size(); ++id) RDSM_TRY(peers_.unpack_keys(*st, static_cast<int>(id)));
       RDSM_TRY(watch(*st));
       streams_[slot] = std::move(st);
       if (slot >= n_streams_.load(std::memory_order_relaxed)) n_streams_.store(slot + 1, std::memory_order_release);
@@ -197,7 +171,7 @@ class ucx_transport final : public transport {
 
   status put(int sid, int id, int pe, uint64_t raddr, const void* src, size_t n, bool nbi) override {
     stream& st = *streams_[sid];
-    RDSM_TRY(reach(st, pe));
+    RDSM_TRY(peers_.reach(st, pe));
     st.pending.store(true, std::memory_order_relaxed);
     ucp_request_param_t p{};
     ucs_status_ptr_t req = issue([&] { return ucp_put_nbx(ep_of(st, pe), src, n, raddr, st.rkeys[id][pe], &p); });
@@ -206,7 +180,7 @@ class ucx_transport final : public transport {
 
   status get(int sid, int id, int pe, uint64_t raddr, void* dst, size_t n, bool nbi) override {
     stream& st = *streams_[sid];
-    RDSM_TRY(reach(st, pe));
+    RDSM_TRY(peers_.reach(st, pe));
     if (nbi) st.pending.store(true, std::memory_order_relaxed);
     ucp_request_param_t p{};
     ucs_status_ptr_t req = issue([&] { return ucp_get_nbx(ep_of(st, pe), dst, n, raddr, st.rkeys[id][pe], &p); });
@@ -216,7 +190,7 @@ class ucx_transport final : public transport {
   status atomic(int sid, int id, int pe, uint64_t raddr, amo_op op, unsigned width, uint64_t value, uint64_t compare,
                 void* result, bool nbi) override {
     stream& st = *streams_[sid];
-    RDSM_TRY(reach(st, pe));
+    RDSM_TRY(peers_.reach(st, pe));
     ucp_request_param_t p{};
     p.op_attr_mask = UCP_OP_ATTR_FIELD_DATATYPE;
     p.datatype = ucp_dt_make_contig(width);
@@ -278,7 +252,7 @@ class ucx_transport final : public transport {
   status send_message(int pe, const void* data, size_t n) override {
     // The copy lives until UCX is done with it: freed at once when the send completed inline, else by the
     // completion callback. The header carries the sender.
-    RDSM_TRY(reach(*streams_[0], pe));
+    RDSM_TRY(peers_.reach(*streams_[0], pe));
     auto* copy = static_cast<char*>(std::malloc(n + sizeof(int32_t)));
     if (copy == nullptr) return status::error("out of memory for a protocol message");
     const int32_t from = my_pe_;
@@ -324,7 +298,7 @@ class ucx_transport final : public transport {
   }
 
   std::string describe_peer(int pe) override {
-    status reached = reach(*streams_[0], pe);
+    status reached = peers_.reach(*streams_[0], pe);
     if (!reached.ok()) return reached.message();
     bool native_amo = false;
     std::string lanes = describe_lanes(ep_of(*streams_[0], pe), native_amo);
@@ -338,7 +312,7 @@ class ucx_transport final : public transport {
     return {};
   }
 
-  void begin_shutdown() override { shutting_down_.store(true, std::memory_order_release); }
+  void begin_shutdown() override { peers_.begin_shutdown(); }
 
   void disconnect() override {
     // Every endpoint of every stream closes in flush mode at once; the workers are progressed until all
@@ -346,8 +320,8 @@ class ucx_transport final : public transport {
     std::vector<ucs_status_ptr_t> closing;
     for (auto& st : streams_) {
       if (st == nullptr) continue;
-      release_keys(*st);
-      for (ucp_ep_h ep : take_endpoints(*st)) {
+      ucx_endpoints::release_keys(*st);
+      for (ucp_ep_h ep : peers_.take(*st)) {
         ucp_request_param_t p{};
         ucs_status_ptr_t req = ucp_ep_close_nbx(ep, &p);
         if (req != nullptr && !UCS_PTR_IS_ERR(req)) closing.push_back(req);
@@ -422,122 +396,6 @@ class ucx_transport final : public transport {
     return {};
   }
 
-  // A stream's endpoints go from its worker to every other PE's main worker, and to this PE through the
-  // stream's own worker (UCX's self transport). An endpoint from one worker to another worker of the same
-  // process would be a TCP connection of the process with itself when UCX_TLS has no shared memory: both of
-  // its ends are then wired up at once inside one process, where UCX 1.13 frees a connection that its event
-  // loop still dispatches (a crash in uct_tcp_iface_progress after a context was used).
-  status prepare_stream(stream& st) {
-    st.eps = std::make_unique<std::atomic<ucp_ep_h>[]>(static_cast<size_t>(n_pes_));
-    st.rkeys.reserve(max_regions);  // the table is not moved under readers when a region is added
-    if (&st == streams_[0].get()) return {};
-    ucp_address_t* addr = nullptr;
-    size_t len = 0;
-    ucs_status_t s = ucp_worker_get_address(st.worker, &addr, &len);
-    if (s != UCS_OK) return status::error("UCX worker address unavailable: " + ucs_text(s));
-    st.own_address.assign(reinterpret_cast<const char*>(addr), len);
-    ucp_worker_release_address(st.worker, addr);
-    return {};
-  }
-
-  // Makes sure the stream has its endpoint to `pe` (any thread; the first operation to a PE makes it).
-  status reach(stream& st, int pe) {
-    if (st.eps[pe].load(std::memory_order_acquire) != nullptr) [[likely]]
-      return {};
-    return connect_peer(st, pe);
-  }
-  static ucp_ep_h ep_of(const stream& st, int pe) { return st.eps[pe].load(std::memory_order_relaxed); }
-
-  // No lock of ours is held while UCX runs: a thread inside a UCX callback (holding the worker's lock) may
-  // need an endpoint too. Two threads may then make one each: the first published is used, the other is
-  // kept unused until the endpoints close (closing it now would look like a failure to the peer).
-  status connect_peer(stream& st, int pe) {
-    if (shutting_down_.load(std::memory_order_acquire))
-      return status::error(format("no connection to PE %d: the job is shutting down", pe));
-    ucp_ep_params_t params{};
-    params.field_mask = UCP_EP_PARAM_FIELD_REMOTE_ADDRESS | UCP_EP_PARAM_FIELD_ERR_HANDLING_MODE;
-    const std::string& to = pe == my_pe_ && !st.own_address.empty() ? st.own_address : addresses_[pe];
-    params.address = reinterpret_cast<const ucp_address_t*>(to.data());
-    // Peers get failure detection; the endpoint to this PE itself uses the self transport, which has
-    // no peer failure handling (and nothing to detect).
-    params.err_mode = pe == my_pe_ ? UCP_ERR_HANDLING_MODE_NONE : UCP_ERR_HANDLING_MODE_PEER;
-    if (pe != my_pe_) {
-      params.field_mask |= UCP_EP_PARAM_FIELD_ERR_HANDLER;
-      params.err_handler.cb = &ucx_transport::on_ep_error;
-      params.err_handler.arg = &ep_ctx_[pe];
-    }
-    ucp_ep_h ep = nullptr;
-    ucs_status_t s = ucp_ep_create(st.worker, &params, &ep);
-    if (s == UCS_ERR_UNREACHABLE && pe != my_pe_)
-      return status::error(format("cannot connect to PE %d (ucp_ep_create: %s): UCX has no transport to it that "
-                                  "detects a peer's failure, which rdsm needs; allow tcp in UCX_TLS or unset it",
-                                  pe, ucs_status_string(s)));
-    if (s != UCS_OK) return status::error(format("cannot connect to PE %d: ucp_ep_create: %s", pe, ucs_status_string(s)));
-    // The PE's key of every region, unpacked outside the lock; a region added meanwhile is unpacked too.
-    std::vector<ucp_rkey_h> keys;
-    for (;;) {
-      size_t regions = 0;
-      {
-        std::lock_guard<std::mutex> lock(connect_mutex_);
-        regions = st.rkeys.size();
-        if (keys.size() == regions) {
-          if (st.eps[pe].load(std::memory_order_relaxed) == nullptr) {
-            for (size_t id = 0; id < regions; ++id) st.rkeys[id][pe] = keys[id];
-            st.eps[pe].store(ep, std::memory_order_release);
-            return {};
-          }
-          st.spare.push_back(ep);
-          break;
-        }
-      }
-      while (keys.size() < regions) {
-        ucp_rkey_h key = nullptr;
-        status unpacked = unpack_key(ep, static_cast<int>(keys.size()), pe, key);
-        if (!unpacked.ok()) {
-          for (ucp_rkey_h k : keys) ucp_rkey_destroy(k);
-          std::lock_guard<std::mutex> lock(connect_mutex_);
-          st.spare.push_back(ep);
-          return unpacked;
-        }
-        keys.push_back(key);
-      }
-    }
-    for (ucp_rkey_h key : keys) ucp_rkey_destroy(key);  // another thread published its endpoint first
-    return {};
-  }
-
-  // Takes every endpoint of the stream out of use (the job is ending).
-  std::vector<ucp_ep_h> take_endpoints(stream& st) {
-    std::vector<ucp_ep_h> eps;
-    std::lock_guard<std::mutex> lock(connect_mutex_);
-    for (int pe = 0; pe < n_pes_ && st.eps != nullptr; ++pe)
-      if (ucp_ep_h ep = st.eps[pe].exchange(nullptr); ep != nullptr) eps.push_back(ep);
-    eps.insert(eps.end(), st.spare.begin(), st.spare.end());
-    st.spare.clear();
-    return eps;
-  }
-
-  status unpack_key(ucp_ep_h ep, int id, int pe, ucp_rkey_h& key) {
-    ucs_status_t s = ucp_ep_rkey_unpack(ep, regions_[id].packed_keys[pe].data(), &key);
-    if (s != UCS_OK) return status::error(format("cannot use PE %d's memory key: %s", pe, ucs_status_string(s)));
-    return {};
-  }
-
-  // Adds region `id` to the stream's keys and unpacks them for the PEs it has reached (endpoints published
-  // later unpack their own).
-  status unpack_keys(stream& st, int id) {
-    std::vector<std::pair<int, ucp_ep_h>> reached;
-    {
-      std::lock_guard<std::mutex> lock(connect_mutex_);
-      if (st.rkeys.size() != static_cast<size_t>(id)) return status::error("internal: regions added out of order");
-      st.rkeys.emplace_back(static_cast<size_t>(n_pes_), nullptr);
-      for (int pe = 0; pe < n_pes_; ++pe)
-        if (ucp_ep_h ep = ep_of(st, pe); ep != nullptr) reached.emplace_back(pe, ep);
-    }
-    for (auto [pe, ep] : reached) RDSM_TRY(unpack_key(ep, id, pe, st.rkeys[id][pe]));
-    return {};
-  }
-
   static ucs_status_t on_message(void* arg, const void* header, size_t header_length, void* data, size_t length,
                                  const ucp_am_recv_param_t* param) {
     auto* self = static_cast<ucx_transport*>(arg);
@@ -546,12 +404,6 @@ class ucx_transport final : public transport {
     // Messages are small and sent eagerly: the data is here (never a rendezvous descriptor).
     if ((param->recv_attr & UCP_AM_RECV_ATTR_FLAG_RNDV) == 0 && self->on_message_) self->on_message_(from, data, length);
     return UCS_OK;
-  }
-
-  static void on_ep_error(void* arg, ucp_ep_h, ucs_status_t s) {
-    auto* ctx = static_cast<ep_context*>(arg);
-    if (ctx->owner->shutting_down_.load(std::memory_order_acquire)) return;
-    ctx->owner->on_failure_(ctx->pe, ucs_status_string(s));
   }
 
   // Issues an operation as a driver of the transport: a large put over TCP sends from within its issue for as
@@ -610,18 +462,11 @@ class ucx_transport final : public transport {
     return idle_since;
   }
 
-  static void release_keys(stream& st) {
-    for (auto& keys : st.rkeys)
-      for (ucp_rkey_h k : keys)
-        if (k != nullptr) ucp_rkey_destroy(k);
-    st.rkeys.clear();
-  }
-
   // Closes what disconnect() left open (by force: the job is ending, or start-up failed) and destroys the
   // worker.
   void release_stream(stream& st) {
-    release_keys(st);
-    for (ucp_ep_h ep : take_endpoints(st)) close_now(st, ep);
+    ucx_endpoints::release_keys(st);
+    for (ucp_ep_h ep : peers_.take(st)) close_now(st, ep);
     if (st.worker != nullptr) ucp_worker_destroy(st.worker);
     st.worker = nullptr;
   }
@@ -638,11 +483,11 @@ class ucx_transport final : public transport {
   }
 
   void close() {
-    shutting_down_.store(true, std::memory_order_release);
+    peers_.begin_shutdown();
     for (auto& st : streams_)
       if (st != nullptr) release_stream(*st);
-    for (auto& r : regions_)
-      if (r.memh != nullptr) ucp_mem_unmap(context_, r.memh);
+    for (ucp_mem_h memh : regions_)
+      if (memh != nullptr) ucp_mem_unmap(context_, memh);
     regions_.clear();
     if (context_ != nullptr) ucp_cleanup(context_);
     context_ = nullptr;
@@ -654,22 +499,17 @@ class ucx_transport final : public transport {
   int my_pe_;
   int n_pes_;
   std::string tls_default_;  // what rdsm gave UCX for an unset UCX_TLS
-  peer_failure_fn on_failure_;
   ucp_context_h context_ = nullptr;
   int epfd_ = -1;  // epoll set of every worker's wake-up descriptor
   std::string address_;
-  std::vector<std::string> addresses_;
-  std::vector<ep_context> ep_ctx_;
-  std::vector<local_region> regions_;
+  ucx_endpoints peers_;
+  std::vector<ucp_mem_h> regions_;
   // Streams never move (contexts hold their index; other threads read the table): slot 0 is the main worker.
   static constexpr int max_streams = 256;
   std::unique_ptr<stream> streams_[max_streams];
   std::atomic<int> n_streams_{1};  // slots below this may hold a stream
   std::atomic<unsigned> progress_calls_{0};
   std::shared_mutex streams_mutex_;  // guards stream creation/destruction against progress
-  std::mutex connect_mutex_;  // publishes endpoints and adds regions' keys; never held while UCX runs
-  static constexpr size_t max_regions = 8;
-  std::atomic<bool> shutting_down_{false};  // read by UCX's error callbacks on any thread
   static constexpr unsigned message_am_id = 1;
   message_fn on_message_;
   ucx_shm_dir shm_dir_;  // this PE's directory for UCX's shared memory files, when rdsmrun made none
