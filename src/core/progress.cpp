@@ -4,6 +4,7 @@
 #include <poll.h>
 #include <sched.h>
 #include <sys/eventfd.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -31,7 +32,7 @@ constexpr uint64_t every_stream_after_ns = 100000;
 }  // namespace
 
 status progress_engine::start() {
-  wake_fd_ = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+  if (wake_fd_ < 0) wake_fd_ = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
   if (wake_fd_ < 0) return status::error(format("progress thread: eventfd failed: %s", std::strerror(errno)));
   net_.on_drive_end([](void* self) { static_cast<progress_engine*>(self)->wake(); }, this);
   stop_ = false;
@@ -67,8 +68,12 @@ void progress_engine::stop() {
   (void)rc;
   thread_.join();
   net_.end_await();  // no driver calls wake() on a stopped thread
-  close(wake_fd_);
-  wake_fd_ = -1;
+}
+
+progress_engine::~progress_engine() {
+  stop();
+  // Closed only now: a driver that saw the thread asleep just before it stopped may still write to it.
+  if (wake_fd_ >= 0) close(wake_fd_);
 }
 
 bool progress_engine::step(bool driven) {
@@ -80,6 +85,7 @@ bool progress_engine::step(bool driven) {
 void progress_engine::run() {
   pollfd fds[2] = {{wake_fd_, POLLIN, 0}, {net_.event_fd(), POLLIN, 0}};
   uint64_t drive_seen = ~0ull;  // the drive going on when the last timed sleep began (~0: none)
+  bool poll_failed = false;
   while (!stop_.load(std::memory_order_relaxed)) {
     uint64_t last_work = monotonic_ns();
     for (unsigned idle = 0; !stop_.load(std::memory_order_relaxed); ++idle) {
@@ -100,12 +106,15 @@ void progress_engine::run() {
     set_sleeping(1);
     // While a program thread drives the transport it serves what arrives: the thread then sleeps on its
     // wake-up descriptor only, and looks again after the hold.
-    const bool driven = net_.driven(monotonic_ns(), driven_hold_ns);
+    const uint64_t now = monotonic_ns();
+    const bool driven = net_.driven(now, driven_hold_ns);
     if ((!driven && !net_.arm()) || step(driven) || stop_.load()) {  // events arrived between progress and arm
       set_sleeping(0);
       continue;
     }
-    const timespec hold{0, static_cast<long>(driven_hold_ns)};
+    // A whole hold while a thread drives (its hold begins when it stops), else what is left of the last one.
+    const uint64_t left = net_.driving() ? driven_hold_ns : net_.hold_after(now, driven_hold_ns);
+    const timespec hold{0, static_cast<long>(std::max<uint64_t>(left, 1))};
     const timespec* timeout = driven ? &hold : nullptr;
     if (driven) {
       // One drive through the whole last timed sleep: sleep until it ends (its driver wakes us).
@@ -119,8 +128,13 @@ void progress_engine::run() {
     set_sleeping(0);
     if (driven && timeout == nullptr) net_.end_await();
     if (rc < 0 && errno != EINTR) {
-      RDSM_LOG_ERROR("progress", "poll failed: %s; progress thread stops", std::strerror(errno));
-      return;
+      // Waiters count on this thread while it runs: it goes on, looking every 100 us instead of sleeping.
+      if (!poll_failed)
+        RDSM_LOG_ERROR("progress", "poll failed: %s; the progress thread looks for work every 100 us instead",
+                       std::strerror(errno));
+      poll_failed = true;
+      const timespec pause{0, 100000};
+      nanosleep(&pause, nullptr);
     }
     if (rc > 0 && (fds[0].revents & POLLIN) != 0) {
       uint64_t count = 0;

@@ -16,7 +16,7 @@ class progress_engine {
   /// woken while its PE computes on every CPU, it then runs within that slice, not after a computing
   /// thread's.
   progress_engine(transport& net, uint64_t slice_ns) : net_(net), slice_ns_(slice_ns) {}
-  ~progress_engine() { stop(); }
+  ~progress_engine();
   progress_engine(const progress_engine&) = delete;
   progress_engine& operator=(const progress_engine&) = delete;
 

@@ -49,10 +49,23 @@ class drivers {
     drive_end_arg_ = arg;
   }
   /// A thread that polls without waiting (a loop of shmem_test calls) progressed the transport just now: the
-  /// hold starts again, as when a driver stops.
-  void drove(uint64_t now_ns) { driven_at_.store(now_ns, std::memory_order_seq_cst); }
-  bool driven(uint64_t now_ns, uint64_t hold_ns) const {
-    return driving() || now_ns - driven_at_.load(std::memory_order_seq_cst) < hold_ns;
+  /// hold starts again, as when a driver stops. The latest such time is kept: a driver may report a time
+  /// read before another thread's.
+  void drove(uint64_t now_ns) {
+    uint64_t at = driven_at_.load(std::memory_order_seq_cst);
+    while (now_ns > at && !driven_at_.compare_exchange_weak(at, now_ns, std::memory_order_seq_cst)) {
+    }
+  }
+  /// Whether a thread drives the transport, or drove it within `hold_ns` before `now_ns`. A time older than
+  /// the last drive's end (another thread drove after the caller read its clock) is within the hold.
+  bool driven(uint64_t now_ns, uint64_t hold_ns) const { return driving() || hold_after(now_ns, hold_ns) > 0; }
+  /// What is left at `now_ns` of the hold after the last drive's end (at most `hold_ns`; 0 when it is over):
+  /// a progress thread that keeps off the transport until then, not longer, leaves no gap between the
+  /// drivers' progress and its own.
+  uint64_t hold_after(uint64_t now_ns, uint64_t hold_ns) const {
+    const uint64_t at = driven_at_.load(std::memory_order_seq_cst);
+    if (now_ns <= at) return hold_ns;
+    return now_ns - at < hold_ns ? hold_ns - (now_ns - at) : 0;
   }
 
  private:

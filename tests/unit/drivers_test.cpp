@@ -29,6 +29,28 @@ TEST(Drivers, DrivenWhileADriverIsThereAndForTheHoldAfter) {
   EXPECT_FALSE(d.driven(2'000'300, 300));
 }
 
+// A waiter asks with the time of its last round, which may come before another thread's drive ended: that
+// is within the hold (unsigned arithmetic once made it a hold long over, and nobody progressed).
+TEST(Drivers, ATimeBeforeTheLastDriveIsWithinTheHold) {
+  drivers d;
+  d.drove(2'000'000);
+  EXPECT_TRUE(d.driven(1'999'000, 300));
+  EXPECT_EQ(d.hold_after(1'999'000, 300), 300u);
+  EXPECT_EQ(d.hold_after(2'000'100, 300), 200u);
+  EXPECT_EQ(d.hold_after(2'000'300, 300), 0u);
+}
+
+// A driver that reports an earlier time than another's does not shorten the hold.
+TEST(Drivers, TheHoldRunsFromTheLatestDrive) {
+  drivers d;
+  bool a = false;
+  d.drove(5'000'000);
+  d.drive(a, true, 0);
+  d.drive(a, false, 4'000'000);
+  EXPECT_TRUE(d.driven(5'000'200, 300));
+  EXPECT_EQ(d.hold_after(5'000'200, 300), 100u);
+}
+
 TEST(Drivers, ADriveIsCountedWhenTheFirstDriverComes) {
   drivers d;
   bool a = false, b = false;
