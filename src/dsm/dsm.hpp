@@ -168,7 +168,7 @@ class space final : private sequential_port {
   uint32_t n_pages_ = 0;
   uint32_t prefetch_ = 1;  // pages a read fault copies at most (RDSM_DSM_PREFETCH)
   char* alias_ = nullptr;
-  char* twins_ = nullptr;  // release mode: one twin slot per page, reserved, touched only when written
+  char* twins_ = nullptr;  // release mode: a twin slot per page reserved, taken as pages open (page_table)
   int fd_ = -1;
   int my_pe_ = 0;
   int n_pes_ = 1;

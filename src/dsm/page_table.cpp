@@ -32,7 +32,35 @@ page_table::page_table(char* view, int view_fd, char* frames, char* twins, uint3
     : view_(view), view_fd_(view_fd), frames_(frames), twins_(twins), n_pages_(n_pages), shift_(shift),
       states_(std::make_unique<std::atomic<page_state>[]>(n_pages)), homes_(n_pages, no_pe),
       advice_(n_pages, RDSM_DSM_DEFAULT), entered_(n_pages, 0), shared_(n_pages, 0), copied_(n_pages, 0),
-      max_runs_(max_map_count() / 4), share_budget_(max_runs_) {}
+      max_runs_(max_map_count() / 4), share_budget_(max_runs_) {
+  if (twins_ != nullptr) twin_slots_.assign(n_pages, 0);
+}
+
+char* page_table::take_twin(uint32_t page) {
+  if (twin_slots_[page] != 0) return twin(page);
+  uint32_t slot = 0;
+  if (free_slot_ != 0) {
+    slot = free_slot_ - 1;
+    std::memcpy(&free_slot_, slot_at(slot), sizeof free_slot_);
+  } else {
+    // At most one slot per page: the reservation holds as many. Fresh slots are backed a group at a time
+    // (one call instead of a page fault each); a failure only leaves them to be backed on first touch.
+    slot = fresh_slots_++;
+    if (slot % populate_group == 0)
+      (void)madvise(slot_at(slot), static_cast<size_t>(std::min(populate_group, n_pages_ - slot)) << shift_,
+                    MADV_POPULATE_WRITE);
+  }
+  twin_slots_[page] = slot + 1;
+  return slot_at(slot);
+}
+
+void page_table::drop_twin(uint32_t page) {
+  if (twin_slots_.empty() || twin_slots_[page] == 0) return;
+  const uint32_t slot = twin_slots_[page] - 1;
+  std::memcpy(slot_at(slot), &free_slot_, sizeof free_slot_);
+  free_slot_ = slot + 1;
+  twin_slots_[page] = 0;
+}
 
 void page_table::protect(uint32_t page, uint32_t n, page_state s) {
   if (n == 0) return;

@@ -36,7 +36,7 @@ release_protocol::release_protocol(page_table& pages, remote_memory& mem, notice
     : pages_(pages), mem_(mem), rings_(rings), tracker_(tracker), my_pe_(my_pe), prefetch_(prefetch), stats_(stats),
       mappable_(pages.pages(), 0), copied_(pages.pages(), 0), tracked_(pages.pages(), 0), idle_(pages.pages(), 0),
       dropped_(pages.pages(), 0), streak_(pages.pages(), 0), refreshes_(pages.pages(), 0),
-      frames_ready_(pages.pages() / populate_group + 1, 0), twins_ready_(pages.pages() / populate_group + 1, 0) {}
+      frames_ready_(pages.pages() / populate_group + 1, 0) {}
 
 void release_protocol::fault(uint32_t page, bool write) {
   const page_state s = pages_.state(page);
@@ -127,7 +127,7 @@ void release_protocol::fetch_copies(uint32_t page, uint32_t n, page_state opened
 }
 
 void release_protocol::populate(std::vector<uint8_t>& ready, char* base, uint32_t page, uint32_t n) {
-  // Frames and twins are backed on first use. Taking that page fault for each page costs as much as the
+  // Frames are backed on first use. Taking that page fault for each page costs as much as the
   // rest of a read fault here; backing a group of pages with one call costs a fraction of it, for at most
   // a group's worth of memory not used.
   for (uint32_t g = page / populate_group; g <= (page + n - 1) / populate_group; ++g) {
@@ -141,11 +141,10 @@ void release_protocol::populate(std::vector<uint8_t>& ready, char* base, uint32_
 }
 
 void release_protocol::make_twin(uint32_t page) {
-  populate(twins_ready_, pages_.twin(0), page, 1);
   // Through the view where it is readable: the same memory, and used just now (the frame's mapping may
   // never have been, after read_first).
   const char* now = pages_.state(page) == page_state::invalid ? pages_.frame(page) : pages_.view(page);
-  std::memcpy(pages_.twin(page), now, pages_.page_size());
+  std::memcpy(pages_.take_twin(page), now, pages_.page_size());
 }
 
 size_t release_protocol::write_diff(uint32_t page) {
@@ -199,7 +198,10 @@ void release_protocol::release_copies(std::vector<uint32_t>& notices) {
   for (uint32_t page : dirty_) (send_diff(page, notices) || stays_open(page) ? open : quiet).push_back(page);
   if (!quiet.empty()) {
     pages_.protect_runs(quiet, page_state::shared);
-    for (uint32_t page : quiet) send_diff(page, notices);
+    for (uint32_t page : quiet) {
+      send_diff(page, notices);
+      pages_.drop_twin(page);  // closed: its next write fault takes a twin again
+    }
   }
   mem_.flush();  // every diff is in its home's frame before a notice names it
   dirty_.swap(open);
@@ -220,8 +222,10 @@ void release_protocol::release_home_pages(std::vector<uint32_t>& notices) {
   }
   if (!quiet.empty()) {
     pages_.protect_runs(quiet, page_state::shared);
-    for (uint32_t page : quiet)
+    for (uint32_t page : quiet) {
       if (!twin_matches(page)) notices.push_back(page);
+      pages_.drop_twin(page);
+    }
   }
   // Pages that faulted on a write (or may have been written before a copy was taken): noticed, and kept
   // writable with a twin.
@@ -337,6 +341,7 @@ void release_protocol::drop_stale(std::vector<uint32_t>& stale) {
   pages_.protect_runs(dropped, page_state::invalid);
   pages_.protect_runs(reopened, page_state::modified);
   std::erase_if(dirty_, [&](uint32_t page) { return std::binary_search(dropped.begin(), dropped.end(), page); });
+  for (uint32_t page : dropped) pages_.drop_twin(page);
 }
 
 bool release_protocol::refresh_far(uint32_t page) {
@@ -367,8 +372,10 @@ void release_protocol::acquire() {
 void release_protocol::forget(uint32_t first, uint32_t n) {
   if (n == 0) return;
   limit_ = std::max(limit_, first + n);  // the copy tracker's bits are looked at below the highest page used
-  for (uint32_t page = first; page < first + n; ++page)
+  for (uint32_t page = first; page < first + n; ++page) {
     copied_[page] = tracked_[page] = idle_[page] = dropped_[page] = streak_[page] = refreshes_[page] = 0;
+    pages_.drop_twin(page);
+  }
   // A freed block's frames were given back to the system: back them again at their next use.
   for (uint32_t g = first / populate_group; g <= (first + n - 1) / populate_group; ++g) frames_ready_[g] = 0;
   auto in_range = [&](uint32_t page) { return page - first < n; };

@@ -74,9 +74,8 @@ class release_protocol {
   std::vector<uint8_t> dropped_;    // copies of far homes dropped at an acquire and not fetched since
   std::vector<uint8_t> streak_;     // ... refreshes granted when last fetched again after a drop
   std::vector<uint8_t> refreshes_;  // ... refreshes left before the next drop (refresh_far)
-  static constexpr uint32_t populate_group = 16;  // pages backed together (frames, twins)
+  static constexpr uint32_t populate_group = 16;  // frames backed together
   std::vector<uint8_t> frames_ready_;
-  std::vector<uint8_t> twins_ready_;
   // Written pages are found at release either by a fault (the page was read-only) or, for pages written
   // in the previous interval too, by comparing with their twin while they stay writable: a page written
   // in every interval (a halo row, a locked counter) costs a comparison per release, not a fault.

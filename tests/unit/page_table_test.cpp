@@ -275,6 +275,45 @@ TEST(PageTable, SharingStopsBeforeTheKernelsMappingLimit) {
   EXPECT_EQ(again, 32u);
 }
 
+// Twins live in slots taken as pages open and given back as they close: open pages never share a slot, a
+// closed page's slot serves the next page to open, and a page asked twice keeps its twin.
+TEST(PageTable, TwinSlotsAreTakenAndReused) {
+  file_view f;
+  ASSERT_NE(f.view, MAP_FAILED);
+  auto* twins = static_cast<char*>(
+      mmap(nullptr, n_pages * f.page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0));
+  ASSERT_NE(twins, MAP_FAILED);
+  {
+    page_table table(f.view, f.fd, f.frames, twins, n_pages, f.shift);
+    EXPECT_FALSE(table.has_twin(3));
+    char* a = table.take_twin(3);
+    char* b = table.take_twin(6);
+    EXPECT_NE(a, b);
+    EXPECT_EQ(table.take_twin(3), a) << "a page asked again took another slot";
+    EXPECT_EQ(table.twin(6), b);
+    std::memset(a, 'a', f.page);
+    std::memset(b, 'b', f.page);
+    table.drop_twin(3);
+    table.drop_twin(3);  // nothing to give back the second time
+    EXPECT_FALSE(table.has_twin(3));
+    char* c = table.take_twin(1);
+    EXPECT_EQ(c, a) << "the slot given back was not reused";
+    char* d = table.take_twin(2);
+    EXPECT_NE(d, a);
+    EXPECT_NE(d, b);
+    EXPECT_EQ(b[0], 'b') << "an open page's twin was overwritten";
+    EXPECT_EQ(b[f.page - 1], 'b');
+    for (uint32_t p = 0; p < n_pages; ++p) table.take_twin(p);  // every page open at once: a slot each
+    for (uint32_t p = 0; p < n_pages; ++p)
+      for (uint32_t q = p + 1; q < n_pages; ++q) EXPECT_NE(table.twin(p), table.twin(q));
+    for (uint32_t p = 0; p < n_pages; ++p) {
+      EXPECT_GE(table.twin(p), twins);
+      EXPECT_LT(table.twin(p), twins + n_pages * f.page);
+    }
+  }
+  munmap(twins, n_pages * f.page);
+}
+
 // A run mapped from its home's memory file is that memory: written through the view, read in the file.
 // Its next protection maps the PE's own frames again.
 TEST(PageTable, MappedHomePagesAreTheHomesMemory) {
