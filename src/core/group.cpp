@@ -9,6 +9,7 @@
 
 #include "common/copy.hpp"
 #include "common/log.hpp"
+#include "common/thread_scratch.hpp"
 #include "core/group_hier.hpp"
 #include "core/group_util.hpp"
 #include "core/progress.hpp"
@@ -218,7 +219,10 @@ void group_broadcast(const char* fn, group& g, void* dest, const void* source, s
 
 void group_fcollect(const char* fn, group& g, void* dest, const void* source, size_t bytes) {
   if (const group_layout* l = spread_layout(g)) {
-    thread_local std::vector<size_t> offset, length;
+    struct scratch {
+      std::vector<size_t> offset, length;
+    };
+    auto& [offset, length] = thread_scratch<scratch>();
     offset.resize(static_cast<size_t>(g.size));
     length.assign(static_cast<size_t>(g.size), bytes);
     for (int i = 0; i < g.size; ++i) offset[i] = bytes * static_cast<size_t>(i);
@@ -318,7 +322,10 @@ void group_reduce(const char* fn, group& g, void* dest, const void* source, size
   if (hi > lo) {
     const size_t bytes = (hi - lo) * elem_bytes;
     // Scratch kept per thread: a fresh buffer of many pages would cost a page fault per page per call.
-    thread_local std::vector<char> acc, in;
+    struct scratch {
+      std::vector<char> acc, in;
+    };
+    auto& [acc, in] = thread_scratch<scratch>();
     if (acc.size() < bytes) acc.resize(bytes);
     std::memcpy(acc.data(), at(source, lo * elem_bytes), bytes);
     for (int k = 1; k < g.size; ++k) {

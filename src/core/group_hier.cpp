@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "common/log.hpp"
+#include "common/thread_scratch.hpp"
 #include "core/group_util.hpp"
 #include "core/rma.hpp"
 #include "core/runtime.hpp"
@@ -51,7 +52,9 @@ struct cached_layout {
   int start, stride, size;
   group_layout layout;
 };
-thread_local std::vector<cached_layout> t_layouts;
+struct layout_cache {
+  std::vector<cached_layout> layouts;
+};
 
 // A team's scratch (group::scratch: 1 MiB for the world, 16 KiB for other teams) in four equal areas: two
 // receive areas (one per parity: a leader may receive the next collective's data while it still reads this
@@ -154,6 +157,7 @@ const group_layout* spread_layout(const group& g) {
   // Two hosts at least; the barrier's rounds among leaders use the round words below its two own.
   auto spread = [](const group_layout& l) { return l.hosts > 1 && l.hosts <= (1 << w_gather) ? &l : nullptr; };
   const unsigned gen = runtime::generation();
+  std::vector<cached_layout>& t_layouts = thread_scratch<layout_cache>().layouts;
   for (const cached_layout& c : t_layouts)
     if (c.generation == gen && c.start == g.start && c.stride == g.stride && c.size == g.size) return spread(c.layout);
   if (t_layouts.size() >= 16) t_layouts.erase(t_layouts.begin());
@@ -260,7 +264,10 @@ void hier_gather_all(const char* fn, group& g, const group_layout& l, void* dest
   struct run {
     size_t lo, hi;
   };
-  thread_local std::vector<run> runs;
+  struct scratch {
+    std::vector<run> runs;
+  };
+  std::vector<run>& runs = thread_scratch<scratch>().runs;
   runs.clear();
   for (int k = 0; k < l.count(h); ++k) {
     const int j = l.member(h, k);
@@ -281,7 +288,10 @@ void hier_gather_all(const char* fn, group& g, const group_layout& l, void* dest
 
 void hier_collect(const char* fn, group& g, const group_layout& l, void* dest, const void* source, size_t bytes) {
   // Every member's size first (an all-gather of 8 bytes into the team's scratch), then the blocks.
-  thread_local std::vector<size_t> offset, length;
+  struct scratch {
+    std::vector<size_t> offset, length;
+  };
+  auto& [offset, length] = thread_scratch<scratch>();
   const auto n = static_cast<size_t>(g.size);
   offset.resize(n);
   length.assign(n, sizeof(uint64_t));
@@ -430,7 +440,10 @@ void hier_reduce(const char* fn, group& g, const group_layout& l, void* dest, co
   }
   consume(fn, g, w_ready + p, l.count(h) - 1);
   // Scratch kept per thread: a fresh buffer of many pages would cost a page fault per page per call.
-  thread_local std::vector<char> acc, in;
+  struct scratch {
+    std::vector<char> acc, in;
+  };
+  auto& [acc, in] = thread_scratch<scratch>();
   const size_t bytes = nelems * elem_bytes;
   if (acc.size() < bytes) acc.resize(bytes);
   std::memcpy(acc.data(), source, bytes);
