@@ -19,7 +19,11 @@ typedef struct {
 SHMEM_API extern shmem_team_t SHMEM_TEAM_WORLD;
 /* The PEs whose symmetric memory this PE can load and store (shmem_ptr works for all of them). */
 SHMEM_API extern shmem_team_t SHMEM_TEAM_SHARED;
+#if defined(__cplusplus) && __cplusplus >= 201103L
+#define SHMEM_TEAM_INVALID (static_cast<shmem_team_t>(nullptr)) /* no old-style cast in C++ code */
+#else
 #define SHMEM_TEAM_INVALID ((shmem_team_t)0)
+#endif
 
 SHMEM_API int shmem_team_my_pe(shmem_team_t team) SHMEM_NOEXCEPT;
 SHMEM_API int shmem_team_n_pes(shmem_team_t team) SHMEM_NOEXCEPT;
@@ -47,7 +51,11 @@ typedef struct rdsm_ctx *shmem_ctx_t;
 #define SHMEM_CTX_NOSTORE (1L << 2)
 SHMEM_API extern shmem_ctx_t SHMEM_CTX_DEFAULT;
 /* Routines given SHMEM_CTX_INVALID perform no operation (fetching ones return 0; get leaves dest alone). */
+#if defined(__cplusplus) && __cplusplus >= 201103L
+#define SHMEM_CTX_INVALID (static_cast<shmem_ctx_t>(nullptr))
+#else
 #define SHMEM_CTX_INVALID ((shmem_ctx_t)0)
+#endif
 SHMEM_API int shmem_ctx_create(long options, shmem_ctx_t *ctx) SHMEM_NOEXCEPT;
 /* A context whose PE numbers are those of `team`. */
 SHMEM_API int shmem_team_create_ctx(shmem_team_t team, long options, shmem_ctx_t *ctx) SHMEM_NOEXCEPT;

@@ -14,6 +14,9 @@
 
 #include "shmem_generic.h"
 
+/* Overloads need C++ linkage, also when a program includes shmem.h inside extern "C" { }. */
+extern "C++" {
+
 #define RDSM_CXX_UNPAREN(...) __VA_ARGS__
 /* shmem_<op>(params) forwarding to shmem_<N>_<op>(args). */
 #define RDSM_CXX_ONE(R, op, N, params, args) \
@@ -185,6 +188,8 @@ inline void shmem_signal_add(shmem_ctx_t ctx, uint64_t *sig_addr, uint64_t signa
 #undef RDSM_CXX_PAIR
 #undef RDSM_CXX_ONE
 #undef RDSM_CXX_UNPAREN
+
+} /* extern "C++" */
 
 #endif /* __cplusplus && !RDSM_SHMEM_NO_CXX_OVERLOADS */
 #endif /* RDSM_SHMEM_CXX_H */
