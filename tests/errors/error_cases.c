@@ -56,6 +56,10 @@ int main(int argc, char **argv) {
   } else if (strcmp(mode, "killed") == 0 || strcmp(mode, "killed_last") == 0) {
     if (me == (strcmp(mode, "killed") == 0 ? 1 : shmem_n_pes() - 1)) raise(SIGKILL);
     for (;;) shmem_barrier_all(); /* PE 0 waits in a barrier for a PE that is gone */
+  } else if (strcmp(mode, "segv") == 0) {
+    shmem_barrier_all();
+    if (me == 1) raise(SIGSEGV); /* a crash in the program: the launcher names it */
+    for (;;) shmem_barrier_all();
   } else if (strcmp(mode, "clear_unheld") == 0) {
     static long lock = 0;
     if (shmem_my_pe() == 0) shmem_clear_lock(&lock); /* nobody set it */

@@ -64,10 +64,11 @@ status check_tls(int n_pes) {
                               tls, tls));
 }
 
-void restore_sighup() {
-  if (std::getenv("UCX_DEBUG_SIGNO") != nullptr) return;
+namespace {
+// Puts `sig` back to its default action if its handler is in UCX's libucs.
+void restore_if_ucx(int sig) {
   struct sigaction old {};
-  if (sigaction(SIGHUP, nullptr, &old) != 0) return;
+  if (sigaction(sig, nullptr, &old) != 0) return;
   void* handler = (old.sa_flags & SA_SIGINFO) != 0 ? reinterpret_cast<void*>(old.sa_sigaction)
                                                     : reinterpret_cast<void*>(old.sa_handler);
   if (handler == reinterpret_cast<void*>(SIG_DFL) || handler == reinterpret_cast<void*>(SIG_IGN)) return;
@@ -77,7 +78,14 @@ void restore_sighup() {
   struct sigaction dfl {};
   dfl.sa_handler = SIG_DFL;
   sigemptyset(&dfl.sa_mask);
-  sigaction(SIGHUP, &dfl, nullptr);
+  sigaction(sig, &dfl, nullptr);
+}
+}  // namespace
+
+void restore_signals() {
+  if (std::getenv("UCX_DEBUG_SIGNO") == nullptr) restore_if_ucx(SIGHUP);
+  if (std::getenv("UCX_HANDLE_ERRORS") != nullptr || std::getenv("UCX_ERROR_SIGNALS") != nullptr) return;
+  for (int sig : {SIGSEGV, SIGBUS, SIGILL, SIGFPE}) restore_if_ucx(sig);
 }
 
 std::string describe_lanes(ucp_ep_h ep, bool& native_amo) {

@@ -35,10 +35,12 @@ class ucx_shm_dir {
 /// to UCX.
 status check_tls(int n_pes);
 
-/// UCX's library catches SIGHUP when it loads (UCX_DEBUG_SIGNO, SIGHUP by default) to turn on its debug
-/// output, so a hang-up did not end a PE. Unless UCX_DEBUG_SIGNO is set, a SIGHUP handler that is UCX's is
-/// put back to the default action; a handler of the program's own is kept.
-void restore_sighup();
+/// UCX's library catches signals when it loads: SIGHUP (UCX_DEBUG_SIGNO) to turn on its debug output, so a
+/// hang-up did not end a PE, and SIGSEGV, SIGBUS, SIGILL and SIGFPE (UCX_ERROR_SIGNALS) to print a backtrace
+/// of a dozen lines before rdsmrun's one line naming the PE and the signal. Each handler that is UCX's goes
+/// back to the default action, unless the variable that chooses it (UCX_DEBUG_SIGNO; UCX_HANDLE_ERRORS or
+/// UCX_ERROR_SIGNALS) is set; a handler of the program's own is kept.
+void restore_signals();
 
 /// The transports of an endpoint as UCX printed its configuration ("tcp,posix"), and whether an atomic lane
 /// is native.

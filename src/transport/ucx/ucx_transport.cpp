@@ -58,7 +58,7 @@ class ucx_transport final : public transport {
 
   status open(const std::string& shm_parent) {
     RDSM_TRY(check_tls(n_pes_));
-    restore_sighup();
+    restore_signals();
     ucp_config_t* cfg = nullptr;
     ucs_status_t s = ucp_config_read(nullptr, nullptr, &cfg);
     if (s != UCS_OK) return status::error("UCX configuration could not be read: " + ucs_text(s) + "; check UCX_* variables");
