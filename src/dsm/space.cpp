@@ -56,6 +56,9 @@ void space::start(const char* fn) {
   if (size_ == 0 || size_ / page_size_ > (uint64_t{1} << 31))
     fatal("%s: RDSM_DSM_SIZE=%zu is out of range; use between one page and 2^31 pages", fn, static_cast<size_t>(cfg.dsm_size));
   n_pages_ = static_cast<uint32_t>(size_ / page_size_);
+  if (cfg.dsm_prefetch < 1 || cfg.dsm_prefetch > 64)
+    fatal("%s: RDSM_DSM_PREFETCH=%llu is out of range; use 1 (no prefetch) to 64", fn,
+          static_cast<unsigned long long>(cfg.dsm_prefetch));
   char* end = nullptr;
   errno = 0;
   base_ = std::strtoull(cfg.dsm_base.c_str(), &end, 0);
@@ -117,7 +120,7 @@ void space::start(const char* fn) {
     fatal("%s: no symmetric heap left for the DSM's first-touch table (%zu bytes); raise SHMEM_SYMMETRIC_SIZE", fn,
           sizeof(int32_t) * n_pages_);
   mem_ = std::make_unique<region_memory>(stream_, alias_, fd_, size_);
-  prefetch_ = static_cast<uint32_t>(std::clamp<uint64_t>(cfg.dsm_prefetch, 1, 64));
+  prefetch_ = static_cast<uint32_t>(cfg.dsm_prefetch);
   if (release_mode_) {
     rings_ = std::make_unique<notice_rings>(*mem_, my_pe_, n_pes_, ring,
                                             reinterpret_cast<uint64_t*>(alias_ + ring.tail_offset),
