@@ -134,7 +134,16 @@ int shmem_team_create_ctx(shmem_team_t team, long options, shmem_ctx_t* ctx) noe
 int shmem_ctx_create(long options, shmem_ctx_t* ctx) noexcept { return shmem_team_create_ctx(SHMEM_TEAM_WORLD, options, ctx); }
 
 void shmem_ctx_destroy(shmem_ctx_t ctx) noexcept {
-  if (ctx == SHMEM_CTX_DEFAULT || ctx == SHMEM_CTX_INVALID) return;
+  if (ctx == SHMEM_CTX_INVALID) return;
+  if (ctx == SHMEM_CTX_DEFAULT) {
+    // Invalid by the specification, and common where a failed shmem_ctx_create fell back on the default
+    // context: said once, and the default context stays usable.
+    static std::atomic<bool> said{false};
+    if (!said.exchange(true))
+      RDSM_LOG_WARN("ctx", "shmem_ctx_destroy: SHMEM_CTX_DEFAULT cannot be destroyed (ignored); destroy only contexts "
+                    "made by shmem_ctx_create or shmem_team_create_ctx");
+    return;
+  }
   quiet(ctx->stream);  // destroying a context completes its operations
   runtime::get().net().destroy_stream(ctx->stream);
   delete ctx;

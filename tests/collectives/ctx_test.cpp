@@ -66,7 +66,7 @@ TEST(Contexts, DefaultContextUsesWorldNumbering) {
   const int left = (me() + n - 1) % n;
   EXPECT_EQ(g_slots[left], 500 + left);
   EXPECT_EQ(shmem_ctx_long_g(SHMEM_CTX_DEFAULT, &g_slots[me()], right), 500 + me());
-  shmem_ctx_destroy(SHMEM_CTX_DEFAULT);  // a no-op: the default context stays usable
+  shmem_ctx_destroy(SHMEM_CTX_DEFAULT);  // invalid: one warning, and the default context stays usable
   EXPECT_EQ(shmem_ctx_long_g(SHMEM_CTX_DEFAULT, &g_slots[me()], right), 500 + me());
   EXPECT_NE(shmem_ctx_get_team(SHMEM_CTX_INVALID, &t), 0);
   shmem_barrier_all();
