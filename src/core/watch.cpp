@@ -231,16 +231,28 @@ void on_sigusr1(int) {
   errno = saved;
 }
 
-[[noreturn]] void mismatch(int finalizing_pe, const char* call) {
-  fatal("PE %d called shmem_finalize while PE %d waits in %s: collective calls do not match; every PE must make "
-        "the same collective calls, in the same order, before shmem_finalize",
-        finalizing_pe, g_my_pe, call);
-}
+// A finalize mark's top bit: the PE finalizes at exit, without having called shmem_finalize.
+constexpr uint64_t at_exit_bit = uint64_t{1} << 63;
+std::atomic<bool> g_finalize_at_exit{false};
 
-uint64_t finalize_mark(const uint64_t* words, int pe) {
+uint64_t finalize_word(const uint64_t* words, int pe) {
   return pe >= 0 && static_cast<size_t>(pe) + 1 < finalize_capacity
              ? __atomic_load_n(&words[1 + pe], __ATOMIC_ACQUIRE)
              : 0;
+}
+// The number of world barriers the PE had done when it began finalizing, plus one (0: not finalizing).
+uint64_t finalize_mark(const uint64_t* words, int pe) { return finalize_word(words, pe) & ~at_exit_bit; }
+
+[[noreturn]] void mismatch(int finalizing_pe, const char* call) {
+  const uint64_t* words = finalize_words.load(std::memory_order_relaxed);
+  if (words != nullptr && (finalize_word(words, finalizing_pe) & at_exit_bit) != 0)
+    fatal("PE %d ended without shmem_finalize (returned from main or called exit; the library finalized it "
+          "there) while PE %d waits in %s: collective calls do not match; every PE must make the same collective "
+          "calls, in the same order, before it finalizes or ends",
+          finalizing_pe, g_my_pe, call);
+  fatal("PE %d called shmem_finalize while PE %d waits in %s: collective calls do not match; every PE must make "
+        "the same collective calls, in the same order, before shmem_finalize",
+        finalizing_pe, g_my_pe, call);
 }
 
 void check_group(uint64_t& first_seen, const wait_on& w, const char* call, uint64_t now) {
@@ -336,13 +348,15 @@ void watch_stop() {
   world_epoch = nullptr;
 }
 
+void watch_finalize_at_exit() { g_finalize_at_exit.store(true); }
+
 void watch_finalize_begin() {
   g_self_finalizing.store(true, std::memory_order_relaxed);
   const uint64_t* local = finalize_words.load(std::memory_order_relaxed);
   if (local == nullptr || g_n_pes == 1 || static_cast<size_t>(g_my_pe) + 1 >= finalize_capacity) return;
   // The words are symmetric: the same address names every peer's copy.
   auto* words = const_cast<uint64_t*>(local);
-  const uint64_t mark = *world_epoch + 1, one = 1;
+  const uint64_t mark = (*world_epoch + 1) | (g_finalize_at_exit.load() ? at_exit_bit : 0), one = 1;
   const int stream = runtime::get().internal_stream();
   bool sent = false;
   for (int pe = 0; pe < g_n_pes; ++pe) {

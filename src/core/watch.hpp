@@ -64,6 +64,9 @@ void watch_stop();
 /// finalizing and after how many barriers of the world team. From here on this PE's own waits are
 /// finalize's and are never a mismatch.
 void watch_finalize_begin();
+/// Before the finalize that a normal exit makes for a PE that did not call shmem_finalize: a peer that
+/// finds its collective calls do not match says that the PE ended without shmem_finalize.
+void watch_finalize_at_exit();
 
 namespace watch_detail {
 extern const uint64_t* world_epoch;                   // the world team's barrier count

@@ -10,6 +10,7 @@
 #include "core/rma.hpp"
 #include "core/runtime.hpp"
 #include "core/sync.hpp"
+#include "core/watch.hpp"
 #include "shmem.h"
 #include "shmemx.h"
 #include "shmem/context.hpp"
@@ -50,6 +51,7 @@ int start(int requested) {
   on_exit(
       [](int status, void*) {
         if (status != 0) return;
+        if (g_init_calls.load(std::memory_order_relaxed) > 0) watch_finalize_at_exit();
         while (g_init_calls.load(std::memory_order_relaxed) > 0) shmem_finalize();
       },
       nullptr);
