@@ -126,6 +126,9 @@ echo "== programs built with rdsmcc"
 "$build/bin/rdsmcc" -O2 -std=c11 "$src/kill_pe.c" -o "$work/kill_prog"
 cd "$work"
 
+# The PEs' own files go here (srun passes the environment on): nothing may be left once the steps ended.
+mkdir -p "$work/shm"
+export RDSM_SHM_DIR=$work/shm
 echo "== srun --mpi=pmix -n 4: OpenSHMEM"
 timeout 60 srun --mpi=pmix -n 4 ./shmem_prog | tee "$work/shmem.out" | grep -x "generic_c11: ok"
 echo "== srun --mpi=pmix -n 4: DSM"
@@ -141,4 +144,6 @@ grep -qE "task 2: Killed" "$work/kill.out" || { echo "test-slurm: srun did not n
 # The killed step's job ends (its other tasks were ended too) within 20 s.
 for _ in $(seq 100); do [ -z "$(squeue -h)" ] && break; sleep 0.2; done
 [ -z "$(squeue -h)" ] || { echo "test-slurm: a job is left after the killed task:"; squeue; exit 1; }
+left=$(ls -A "$work/shm")
+[ -z "$left" ] || { echo "test-slurm: the PEs left files behind in RDSM_SHM_DIR: $left"; exit 1; }
 echo "test-slurm: OpenSHMEM and DSM programs ran under srun --mpi=pmix -n 4; a killed task ended its step"

@@ -63,7 +63,10 @@ class ucx_transport final : public transport {
     ucs_status_t s = ucp_config_read(nullptr, nullptr, &cfg);
     if (s != UCS_OK) return status::error("UCX configuration could not be read: " + ucs_text(s) + "; check UCX_* variables");
     leave_out_shared_memory(cfg);
-    shm_dir_.use(cfg, shm_parent);
+    // A directory for UCX's shared memory files only when UCX may use its shared memory transports (the user
+    // chose UCX_TLS): otherwise it would stay empty, and a PE killed together with the helper that removes it
+    // (a step ended by srun) would leave it behind.
+    if (tls_default_.empty()) shm_dir_.use(cfg, shm_parent);
     ucp_params_t params{};
     params.field_mask = UCP_PARAM_FIELD_FEATURES | UCP_PARAM_FIELD_ESTIMATED_NUM_EPS | UCP_PARAM_FIELD_NAME;
     params.features = UCP_FEATURE_RMA | UCP_FEATURE_AMO32 | UCP_FEATURE_AMO64 | UCP_FEATURE_WAKEUP;
