@@ -5,6 +5,7 @@
 #include <cstring>
 #include <vector>
 
+#include "common/address_kind.hpp"
 #include "common/copy.hpp"
 #include "common/log.hpp"
 #include "core/runtime.hpp"
@@ -16,9 +17,9 @@ namespace {
 sym_addr resolve_checked(runtime& rt, const char* fn, const char* arg, const void* addr, size_t bytes) {
   sym_addr s = rt.resolve(addr);
   if (s.region < 0)
-    fatal("%s: %s %p is not symmetric (not in the symmetric heap [%p, %p) nor a global variable); "
-          "allocate it with shmem_malloc or make it global/static",
-          fn, arg, addr, reinterpret_cast<void*>(rt.user_heap_base()),
+    fatal("%s: %s %p is not symmetric: it lies %s, not in the symmetric heap [%p, %p) nor in a global variable "
+          "of the program; allocate it with shmem_malloc or make it a non-const global/static",
+          fn, arg, addr, address_kind(addr).c_str(), reinterpret_cast<void*>(rt.user_heap_base()),
           reinterpret_cast<void*>(rt.user_heap_base() + rt.heap().span()));
   if (bytes > rt.region_length(s.region) - s.offset)
     fatal("%s: %s %p + %zu bytes runs past the end of its symmetric object's region (%zu bytes left); "

@@ -31,6 +31,9 @@ int main(int argc, char **argv) {
     shmem_long_p(&target, 1, 7);
   } else if (strcmp(mode, "negative_pe") == 0) {
     shmem_long_g(heap, -1);
+  } else if (strcmp(mode, "const_source") == 0) {
+    static const long table[4] = {1, 2, 3, 4}; /* read-only data: not symmetric */
+    printf("%ld\n", shmem_long_g(&table[me % 4], 0));
   } else if (strcmp(mode, "not_symmetric") == 0) {
     shmem_long_put(&local, heap, 1, 0);
   } else if (strcmp(mode, "out_of_range") == 0) {
