@@ -88,6 +88,9 @@ case $case_name in
       UCX_TLS=$tls expect 1 10 -- "$RDSMRUN" -n 2 --timeout 20 "$PE" sleep 0
       one_line "^rdsmrun: PE [01] ended the job \(code 1\): UCX_TLS=$tls has no transport that detects a peer's failure, .*add tcp \(e.g. UCX_TLS=$tls,tcp\) or unset UCX_TLS"
     done
+    # A name UCX does not know is named too.
+    UCX_TLS=bogus expect 1 10 -- "$RDSMRUN" -n 2 --timeout 20 "$PE" sleep 0
+    one_line "^rdsmrun: PE [01] ended the job \(code 1\): UCX_TLS=bogus has no transport that detects a peer's failure \(bogus: no UCX transport of that name\)"
     # One PE needs no peer: it runs.
     UCX_TLS=sm,self expect 0 10 -- "$RDSMRUN" -n 1 --timeout 20 "$PE" sleep 0 ;;
   dsm_base_bad)

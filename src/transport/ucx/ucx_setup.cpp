@@ -47,21 +47,32 @@ status check_tls(int n_pes) {
   // Transports and aliases of UCX 1.13 with peer failure handling (the shared memory ones and self have none).
   static const char* const detecting[] = {"all", "tcp", "ib", "rc", "rc_v", "rc_x", "rc_verbs", "rc_mlx5",
                                           "dc", "dc_x", "dc_mlx5", "ud", "ud_v", "ud_x", "ud_verbs", "ud_mlx5"};
-  std::string list = tls;
+  // The others UCX 1.13 knows (only named in the message when UCX_TLS has a name of neither list).
+  static const char* const other[] = {"sm", "shm", "mm", "posix", "sysv", "xpmem", "cma", "knem", "self",
+                                      "cuda", "cuda_copy", "cuda_ipc", "gdr_copy", "rocm", "rocm_copy", "rocm_ipc",
+                                      "rocm_gdr", "ugni", "ugni_rdma", "ugni_udt", "ugni_smsg", "rdmacm", "sockcm",
+                                      "tcp_sockcm", "srd"};
+  auto known = [](const std::string& name, const auto& names) {
+    for (const char* n : names)
+      if (name == n) return true;
+    return false;
+  };
+  std::string list = tls, unknown;
   size_t start = 0;
   while (start <= list.size()) {
     size_t end = list.find(',', start);
     if (end == std::string::npos) end = list.size();
     std::string name = list.substr(start, end - start);
     if (!name.empty() && name.back() == '\\') name.pop_back();  // "tcp\" is UCX's "exactly tcp"
-    for (const char* d : detecting)
-      if (name == d) return {};
+    if (known(name, detecting)) return {};
+    if (!name.empty() && !known(name, other)) unknown += (unknown.empty() ? "" : ", ") + name;
     start = end + 1;
   }
-  return status::error(format("UCX_TLS=%s has no transport that detects a peer's failure, which rdsm needs to end "
+  const std::string note = unknown.empty() ? "" : format(" (%s: no UCX transport of that name)", unknown.c_str());
+  return status::error(format("UCX_TLS=%s has no transport that detects a peer's failure%s, which rdsm needs to end "
                               "the job when a PE dies: add tcp (e.g. UCX_TLS=%s,tcp) or unset UCX_TLS; PEs of one "
                               "host still share memory directly",
-                              tls, tls));
+                              tls, note.c_str(), tls));
 }
 
 namespace {
