@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cassert>
 #include <iterator>
+#include <mutex>
 
 namespace rdsm::detail {
 namespace {
@@ -22,6 +23,7 @@ symmetric_heap::symmetric_heap(void* base, size_t length, size_t max_alignment, 
 }
 
 void* symmetric_heap::allocate(size_t bytes, size_t alignment) {
+  std::unique_lock<std::shared_mutex> lock(blocks_mutex_);
   if (alignment == 0 && colour_ != 0 && bytes >= coloured_min)
     if (void* p = place(bytes, aliasing_period, colour_, std::max(bytes / 8, colour_))) return p;
   if (alignment < granule) alignment = granule;
@@ -52,6 +54,7 @@ void* symmetric_heap::place(size_t bytes, size_t alignment, size_t offset, size_
 }
 
 bool symmetric_heap::release(void* p) {
+  std::unique_lock<std::shared_mutex> lock(blocks_mutex_);
   uintptr_t off = reinterpret_cast<uintptr_t>(p) - base_;
   auto u = used_.find(off);
   if (u == used_.end()) return false;
@@ -80,6 +83,7 @@ size_t symmetric_heap::block_size(const void* p) const {
 }
 
 bool symmetric_heap::resize_in_place(void* p, size_t bytes) {
+  std::unique_lock<std::shared_mutex> lock(blocks_mutex_);
   uintptr_t off = reinterpret_cast<uintptr_t>(p) - base_;
   auto u = used_.find(off);
   if (u == used_.end()) return false;
@@ -109,6 +113,16 @@ bool symmetric_heap::resize_in_place(void* p, size_t bytes) {
   u->second = need;
   free_bytes_ -= extra;
   return true;
+}
+
+std::pair<uintptr_t, size_t> symmetric_heap::block_holding(const void* p) const {
+  std::shared_lock<std::shared_mutex> lock(blocks_mutex_);
+  const uintptr_t off = reinterpret_cast<uintptr_t>(p) - base_;
+  auto it = used_.upper_bound(off);
+  if (it == used_.begin()) return {0, 0};
+  --it;
+  if (off - it->first >= it->second) return {0, 0};
+  return {base_ + it->first, it->second};
 }
 
 size_t symmetric_heap::largest_free() const {

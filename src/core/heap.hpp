@@ -4,6 +4,8 @@
 #include <cstddef>
 #include <cstdint>
 #include <map>
+#include <shared_mutex>
+#include <utility>
 
 namespace rdsm::detail {
 
@@ -40,6 +42,9 @@ class symmetric_heap {
   bool release(void* p);
   /// Size of the live block starting at `p`, or 0.
   size_t block_size(const void* p) const;
+  /// The live block that holds `p`: its address and size (size 0: none). Any thread may ask while another
+  /// allocates (SHMEM_DEBUG's check of every RMA's target).
+  std::pair<uintptr_t, size_t> block_holding(const void* p) const;
   /// Tries to resize in place (shrink, or grow into a free neighbour). Returns false if it cannot.
   bool resize_in_place(void* p, size_t bytes);
   /// Bytes more that blocks may take.
@@ -64,6 +69,7 @@ class symmetric_heap {
   size_t free_bytes_;
   std::map<uintptr_t, size_t> free_;  // offset -> length, coalesced
   std::map<uintptr_t, size_t> used_;  // offset -> length
+  mutable std::shared_mutex blocks_mutex_;  // changes of used_ against block_holding's look
 };
 
 }  // namespace rdsm::detail

@@ -14,6 +14,23 @@
 namespace rdsm::detail {
 namespace {
 
+// SHMEM_DEBUG: the target lies in one live block of the user's heap (a put past the end of its block lands in
+// the next one without it; the runtime's own symmetric memory, below the user's heap, is not looked at).
+void check_heap_block(runtime& rt, const char* fn, const char* arg, const void* addr, size_t bytes) {
+  const auto a = reinterpret_cast<uintptr_t>(addr);
+  if (a < rt.user_heap_base() || a - rt.user_heap_base() >= rt.heap().span()) return;
+  const auto [start, size] = rt.heap().block_holding(addr);
+  if (size == 0)
+    fatal("%s: %s %p is in no live block of the symmetric heap (freed, or never returned by shmem_malloc) "
+          "(SHMEM_DEBUG); use memory from shmem_malloc that is not freed",
+          fn, arg, addr);
+  if (bytes > start + size - a)
+    fatal("%s: %s %p + %zu bytes runs %zu bytes past the end of its block [%p, %p) of the symmetric heap "
+          "(SHMEM_DEBUG); check the element count",
+          fn, arg, addr, bytes, bytes - (start + size - a), reinterpret_cast<void*>(start),
+          reinterpret_cast<void*>(start + size));
+}
+
 sym_addr resolve_checked(runtime& rt, const char* fn, const char* arg, const void* addr, size_t bytes) {
   sym_addr s = rt.resolve(addr);
   if (s.region < 0)
@@ -25,6 +42,7 @@ sym_addr resolve_checked(runtime& rt, const char* fn, const char* arg, const voi
     fatal("%s: %s %p + %zu bytes runs past the end of its symmetric object's region (%zu bytes left); "
           "check the element count",
           fn, arg, addr, bytes, rt.region_length(s.region) - s.offset);
+  if (rt.checking() && s.region == heap_region) check_heap_block(rt, fn, arg, addr, bytes);
   return s;
 }
 

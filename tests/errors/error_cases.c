@@ -31,6 +31,17 @@ int main(int argc, char **argv) {
     shmem_long_p(&target, 1, 7);
   } else if (strcmp(mode, "negative_pe") == 0) {
     shmem_long_g(heap, -1);
+  } else if (strcmp(mode, "heap_overrun") == 0) { /* with SHMEM_DEBUG=1 */
+    char *next = shmem_malloc(64), big[128] = {0};
+    shmem_barrier_all();
+    if (me == 0) shmem_putmem(heap, big, sizeof big, 1); /* heap holds 64 bytes: the rest would hit next */
+    shmem_barrier_all();
+    shmem_free(next);
+  } else if (strcmp(mode, "heap_freed") == 0) { /* with SHMEM_DEBUG=1 */
+    long *gone = shmem_malloc(64);
+    shmem_free(gone);
+    if (me == 0) shmem_long_p(gone, 1, 1);
+    shmem_barrier_all();
   } else if (strcmp(mode, "const_source") == 0) {
     static const long table[4] = {1, 2, 3, 4}; /* read-only data: not symmetric */
     printf("%ld\n", shmem_long_g(&table[me % 4], 0));
