@@ -10,6 +10,7 @@
 #include <cstdlib>
 
 #include "common/log.hpp"
+#include "common/mappings.hpp"
 
 namespace rdsm::detail {
 namespace {
@@ -116,21 +117,10 @@ status check_dsm_base(const config& cfg, bool mappings) {
     return bad(format("with RDSM_DSM_SIZE=%s ends beyond the user address space (%#llx)", format_bytes(size).c_str(),
                       static_cast<unsigned long long>(top)));
   if (!mappings) return {};
-  FILE* maps = std::fopen("/proc/self/maps", "r");
-  if (maps == nullptr) return {};
-  char line[512];
-  std::string hit;
-  while (hit.empty() && std::fgets(line, sizeof line, maps) != nullptr) {
-    unsigned long long from = 0, to = 0;
-    char name[256] = "";
-    if (std::sscanf(line, "%llx-%llx %*s %*s %*s %*s %255[^\n]", &from, &to, name) < 2) continue;
-    if (from < base + size && to > base)
-      hit = format("[%#llx, %#llx) %s", from, to, name[0] != '\0' ? name : "(anonymous)");
-  }
-  std::fclose(maps);
-  if (!hit.empty())
-    return bad(format("with RDSM_DSM_SIZE=%s overlaps a mapping of this process, %s", format_bytes(size).c_str(),
-                      hit.c_str()));
+  if (const std::optional<mapping> m = find_mapping(base, base + size))
+    return bad(format("with RDSM_DSM_SIZE=%s overlaps a mapping of this process, [%#llx, %#llx) %s",
+                      format_bytes(size).c_str(), static_cast<unsigned long long>(m->from),
+                      static_cast<unsigned long long>(m->to), m->name.empty() ? "(anonymous)" : m->name.c_str()));
   return {};
 }
 

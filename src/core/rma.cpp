@@ -5,9 +5,9 @@
 #include <cstring>
 #include <vector>
 
-#include "common/address_kind.hpp"
 #include "common/copy.hpp"
 #include "common/log.hpp"
+#include "common/mappings.hpp"
 #include "core/runtime.hpp"
 #include "core/watch.hpp"
 

@@ -7,7 +7,6 @@
 #include <cstring>
 #include <atomic>
 #include <memory>
-#include <mutex>
 #include <shared_mutex>
 
 #include <sys/epoll.h>
