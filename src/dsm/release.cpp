@@ -117,7 +117,7 @@ void release_protocol::fetch_copies(uint32_t page, uint32_t n, page_state opened
     streak_[p] = static_cast<uint8_t>(std::min(2 * streak_[p] + 1, 31));
     refreshes_[p] = streak_[p];
   }
-  populate(frames_ready_, pages_.frame(0), page, n);
+  populate_frames(page, n);
   const size_t bytes = static_cast<size_t>(n) * pages_.page_size();
   // A fault's fetch is most often the page's first here (stale copies of a home on this host are refreshed
   // in place at acquires, not fetched again): read_first, which uses neither side's mapping.
@@ -126,16 +126,16 @@ void release_protocol::fetch_copies(uint32_t page, uint32_t n, page_state opened
   if (opened != page_state::invalid) pages_.protect(page, n, opened);  // invalid: the caller maps them
 }
 
-void release_protocol::populate(std::vector<uint8_t>& ready, char* base, uint32_t page, uint32_t n) {
+void release_protocol::populate_frames(uint32_t page, uint32_t n) {
   // Frames are backed on first use. Taking that page fault for each page costs as much as the
   // rest of a read fault here; backing a group of pages with one call costs a fraction of it, for at most
   // a group's worth of memory not used.
   for (uint32_t g = page / populate_group; g <= (page + n - 1) / populate_group; ++g) {
-    if (ready[g] != 0) continue;
-    ready[g] = 1;
+    if (frames_ready_[g] != 0) continue;
+    frames_ready_[g] = 1;
     const uint32_t first = g * populate_group;
     const uint32_t count = std::min(populate_group, pages_.pages() - first);
-    (void)madvise(base + static_cast<size_t>(first) * pages_.page_size(), static_cast<size_t>(count) * pages_.page_size(),
+    (void)madvise(pages_.frame(first), static_cast<size_t>(count) * pages_.page_size(),
                   MADV_POPULATE_WRITE);  // a failure only leaves the pages to be backed on first touch
   }
 }

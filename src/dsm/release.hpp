@@ -46,7 +46,7 @@ class release_protocol {
   void map_home_run(uint32_t page);
   void fetch_copies(uint32_t page, uint32_t n, page_state opened);  // opened invalid: left unmapped
   void make_twin(uint32_t page);
-  void populate(std::vector<uint8_t>& ready, char* base, uint32_t page, uint32_t n);
+  void populate_frames(uint32_t page, uint32_t n);  // backs their groups of frames not backed yet
   size_t write_diff(uint32_t page);
   bool send_diff(uint32_t page, std::vector<uint32_t>& notices);
   bool twin_matches(uint32_t page);
