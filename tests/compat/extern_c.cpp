@@ -17,7 +17,7 @@ int main() {
   shmem_ctx_t ctx = SHMEM_CTX_INVALID;
   shmem_team_t team = SHMEM_TEAM_INVALID;
   const bool ok = box[0] == value && shmem_g(box + 1, shmem_my_pe()) == value && ctx == SHMEM_CTX_INVALID &&
-                  shmem_team_split_strided(SHMEM_TEAM_WORLD, 0, 1, 1, nullptr, 0, &team) == 0 &&
+                  shmem_team_split_strided(SHMEM_TEAM_WORLD, 0, 1, shmem_n_pes(), nullptr, 0, &team) == 0 &&
                   team != SHMEM_TEAM_INVALID;
   if (team != SHMEM_TEAM_INVALID) shmem_team_destroy(team);
   shmem_free(box);
