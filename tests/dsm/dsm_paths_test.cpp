@@ -213,6 +213,7 @@ TEST(DsmPaths, SequentialModeReadModifyWriteTakesOneRequestPerTurn) {
   const int turns = 8 * n;
   increment_in_turns(2 * n, 2 * n + turns);
   const rdsm_dsm_stats_t after = stats();
+  rdsm_dsm_barrier();  // the reads below ask the home too: none may land before PE 0 has taken its count
   EXPECT_EQ(*counter, 2 * n + turns);
   if (me() == 0) {
     const uint64_t served = after.requests_served - before.requests_served;
@@ -278,27 +279,40 @@ TEST(DsmPaths, SequentialModeThreadWaitingInTheRuntimeServesRequests) {
   constexpr int rounds = 16;
   auto* p = static_cast<long*>(rdsm_dsm_alloc_placed(rounds * page, RDSM_DSM_ON_PE, 0));
   static long turn;
-  if (me() == 0)
-    for (int i = 0; i < rounds; ++i) p[i * page / sizeof(long)] = i + 100;
-  rdsm_dsm_barrier();
+  static long again;  // PE 0 tells the others whether to run the rounds once more
+  // A wait polls for its first millisecond only when the machine is busy (another test, an emulator that
+  // makes each fault take longer than that): then the rounds run again, up to 8 times, until one is served.
+  const int attempts = known && polls ? 8 : 1;
   const rdsm_dsm_stats_t before = stats();
-  for (int i = 0; i < rounds; ++i) {
-    if (me() == 0) shmem_long_wait_until(&turn, SHMEM_CMP_GT, i);
-    if (me() == 1) {
-      ASSERT_EQ(p[i * page / sizeof(long)], i + 100) << "round " << i;
-      shmem_long_atomic_inc(&turn, 0);
+  rdsm_dsm_stats_t after{};
+  long base = 0;  // the first value of this attempt's rounds
+  for (int attempt = 0; attempt < attempts; ++attempt) {
+    base = attempt * rounds;
+    if (me() == 0)
+      for (int i = 0; i < rounds; ++i) p[i * page / sizeof(long)] = base + i + 100;  // write access again
+    rdsm_dsm_barrier();
+    for (int i = 0; i < rounds; ++i) {
+      if (me() == 0) shmem_long_wait_until(&turn, SHMEM_CMP_GT, base + i);
+      if (me() == 1) {
+        ASSERT_EQ(p[i * page / sizeof(long)], base + i + 100) << "round " << i;
+        shmem_long_atomic_inc(&turn, 0);
+      }
     }
+    after = stats();
+    if (me() == 0)
+      for (int pe = 1; pe < npes(); ++pe) shmem_long_p(&again, after.waits_served == before.waits_served ? 1 : 0, pe);
+    shmem_barrier_all();
+    if (me() == 0 ? after.waits_served != before.waits_served : again == 0) break;
   }
-  const rdsm_dsm_stats_t after = stats();
   if (me() == 0 && known && polls) {
-    EXPECT_GE(after.waits_served - before.waits_served, 1u) << "PE 0's waiting thread served none of " << rounds
-                                                            << " read requests";
+    EXPECT_GE(after.waits_served - before.waits_served, 1u) << "PE 0's waiting thread served none of "
+                                                            << base + rounds << " read requests";
   }
   if (known && !polls) {
     EXPECT_EQ(after.waits_served, 0u) << "a waiting thread served the protocol where waits do not poll";
   }
   rdsm_dsm_barrier();
-  EXPECT_EQ(p[0], 100);
+  EXPECT_EQ(p[0], base + 100);
   rdsm_dsm_barrier();
   rdsm_dsm_free(p);
   turn = 0;
