@@ -1,4 +1,6 @@
 // OpenSHMEM setup, query, exit and memory management routines.
+#include <unistd.h>
+
 #include <atomic>
 #include <cstdio>
 #include <cstdlib>
@@ -25,6 +27,9 @@ std::atomic<int> g_init_calls{0};
 // Set by the finalize that ends the library: the job's rendezvous admits each PE once, so a later init could
 // only fail, and would do so with a message about ranks.
 std::atomic<bool> g_finalized{false};
+// The process that initialized the library: a child it forks inherits the exit handler below, and must not
+// finalize the parent's PE when it exits (that would wait in a barrier the other PEs never join).
+pid_t g_init_pid = 0;
 
 int start(int requested) {
   if (runtime::initialized()) {
@@ -43,6 +48,7 @@ int start(int requested) {
   }
   bind_predefined_teams();
   g_init_calls.store(1, std::memory_order_release);
+  g_init_pid = getpid();
   // A program may end without shmem_finalize (start_pes never needs one; shmem_init's programs often leave
   // it out): a normal exit finalizes, collectively, as if main had called it. Registered after the runtime
   // started, so this runs before the destructors of what it built. An exit with a non-zero status leaves
@@ -50,7 +56,7 @@ int start(int requested) {
   // refused above.)
   on_exit(
       [](int status, void*) {
-        if (status != 0) return;
+        if (status != 0 || getpid() != g_init_pid) return;
         if (g_init_calls.load(std::memory_order_relaxed) > 0) watch_finalize_at_exit();
         while (g_init_calls.load(std::memory_order_relaxed) > 0) shmem_finalize();
       },
