@@ -1,9 +1,11 @@
 // Logging and the fatal error path.
 #include "common/log.hpp"
 
+#include <fcntl.h>
 #include <unistd.h>
 
 #include <atomic>
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <ctime>
@@ -90,6 +92,18 @@ void fatal(const char* fmt, ...) {
   ssize_t rc = write(STDERR_FILENO, line.data(), line.size());
   (void)rc;
   std::_Exit(1);
+}
+
+void keep_standard_fds() {
+  for (int fd = 0; fd <= 2; ++fd) {
+    if (fcntl(fd, F_GETFD) != -1 || errno != EBADF) continue;
+    // The lower ones are open by now: the lowest free number is this one.
+    const int got = open("/dev/null", fd == 0 ? O_RDONLY : O_WRONLY);
+    if (got >= 0 && got != fd) {
+      dup2(got, fd);
+      close(got);
+    }
+  }
 }
 
 }  // namespace rdsm::detail

@@ -23,6 +23,12 @@ void set_fatal_handler(fatal_handler handler);
 /// Reports one line naming the cause and ends the job (every PE) with exit status 1.
 [[noreturn]] void fatal(const char* fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/// Opens /dev/null on each of the standard descriptors 0-2 that is closed. A process started with one of them
+/// closed would hand its number to the next descriptor it opens (a socket, a memory file): the program's
+/// printf or read, and this library's log lines, would then go into it. Called first thing at init and by the
+/// launcher.
+void keep_standard_fds();
+
 std::string vformat(const char* fmt, va_list ap);
 std::string format(const char* fmt, ...) __attribute__((format(printf, 1, 2)));
 

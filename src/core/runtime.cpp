@@ -59,6 +59,7 @@ status runtime::init(int requested_thread_level) {
 }
 
 status runtime::start(int requested_thread_level) {
+  keep_standard_fds();
   // Under rdsmrun, which read the same environment and warned of unknown variables once for the job.
   const char* boot = std::getenv("RDSM_BOOT");
   RDSM_ASSIGN_OR_RETURN(cfg_, config_load(/*warn_unknown=*/boot == nullptr || std::strcmp(boot, "launcher") != 0));

@@ -153,6 +153,14 @@ case $case_name in
       started+=("$!")
     done
     for r in 0 1; do wait "${pids[r]}" || fail "PE $r failed with RDSM_BOOT_TIMEOUT=99999999999"; done ;;
+  closed_stdio)
+    # Started with standard descriptors closed, the launcher and the PEs open /dev/null on them before they
+    # open anything: the program's output and input never reach a socket or memory file of the runtime
+    # (closed stdout: the job ended with a rendezvous protocol error; all closed: SIGSEGV; stdin: a hang).
+    expect 0 20 -- bash -c 'exec <&- >&- && exec "$@"' closed "$RDSMRUN" -n 2 --timeout 20 "$PE" stdio
+    [[ $(grep -c '^PE [01] line' "$work/job.err") == 400 ]] || fail "stderr lacks the PEs' 400 lines"
+    (exec <&- >&- 2>&-; "$RDSMRUN" -n 2 --timeout 20 "$PE" stdio) || fail "with 0-2 closed the job exited $?"
+    (exec <&- >&- 2>&-; timeout 20 "$PE" stdio) || fail "one PE started bare with 0-2 closed exited $?" ;;
   exhaustion_once)
     # Each exhausted variable is one warning for the job, however often allocation fails.
     expect 0 20 -- "$RDSMRUN" -n 2 --timeout 20 "$PE" exhaust

@@ -1,16 +1,20 @@
 /* A small OpenSHMEM program for the robustness cases (robust_cases.sh).
- * Usage: robust_pe sleep MS | dsm | exhaust
+ * Usage: robust_pe sleep MS | dsm | exhaust | stdio
  *   sleep MS  init, barrier, PE 0 prints "ready", sleep MS milliseconds (signals caught meanwhile do not
  *             shorten it), barrier, finalize
  *   dsm       allocate 1 MiB of DSM memory, write it, barrier, finalize
  *   exhaust   ask the symmetric heap and the DSM for more than they hold, three times each: NULL every time
- *             (prints "exhausted N times") */
+ *             (prints "exhausted N times")
+ *   stdio     PE 0 reads its standard input to the end, then every PE writes 200 lines to standard output and
+ *             200 to standard error; barrier, finalize (started with 0-2 closed, none may reach the runtime's
+ *             own descriptors) */
 #include <rdsm/dsm.h>
 #include <shmem.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 int main(int argc, char **argv) {
   const char *mode = argc > 1 ? argv[1] : "";
@@ -40,8 +44,20 @@ int main(int argc, char **argv) {
     for (int i = 0; i < 3; ++i) nulls += rdsm_dsm_alloc((size_t)1 << 40) == NULL;
     if (me == 0) printf("exhausted %d times\n", nulls);
     status = nulls != 6;
+  } else if (strcmp(mode, "stdio") == 0) {
+    char buf[4096];
+    if (me == 0)
+      while (read(STDIN_FILENO, buf, sizeof buf) > 0) {
+      }
+    memset(buf, 'a' + me % 26, 300);
+    buf[300] = '\0';
+    for (int i = 0; i < 200; ++i) {
+      printf("PE %d line %d %s\n", me, i, buf);
+      fprintf(stderr, "PE %d line %d %s\n", me, i, buf);
+    }
+    shmem_barrier_all();
   } else {
-    fprintf(stderr, "usage: robust_pe sleep MS | dsm | exhaust\n");
+    fprintf(stderr, "usage: robust_pe sleep MS | dsm | exhaust | stdio\n");
     status = 2;
   }
   shmem_finalize();

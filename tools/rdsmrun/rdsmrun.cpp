@@ -546,6 +546,7 @@ class job final : public rdv::server_listener {
 }  // namespace
 
 int main(int argc, char** argv) {
+  rdsm::detail::keep_standard_fds();  // before anything opens a descriptor: PEs inherit 0-2
   options o = parse_args(argc, argv);
   rdsm::detail::log_configure(rdsm::detail::log_level::warn, -1);
   job j(std::move(o));
