@@ -45,12 +45,13 @@ status parse_value(const char* var, const std::string& text, uint64_t& out, cons
   return {};
 }
 
-status parse_value(const char* var, const std::string& text, bool& out, const char*) {
+status parse_value(const char* var, const std::string& text, bool& out, const char* kind) {
   std::string t = lower(text);
-  if (t == "1" || t == "yes" || t == "on" || t == "true" || t == "y") {
+  const bool off = t == "0" || t == "no" || t == "off" || t == "false" || t == "n" || t.empty();
+  if (off || std::strcmp(kind, "switch") == 0) {
+    out = !off;
+  } else if (t == "1" || t == "yes" || t == "on" || t == "true" || t == "y") {
     out = true;
-  } else if (t == "0" || t == "no" || t == "off" || t == "false" || t == "n" || t.empty()) {
-    out = false;
   } else {
     return bad(var, text, "0 or 1 (also yes/no, on/off, true/false)");
   }
@@ -86,6 +87,18 @@ status parse_value(const char* var, const std::string& text, T& out, const char*
 // Values as rdsm-info and SHMEM_INFO show them: secrets are never printed.
 std::string shown(const char* var, const std::string& text) {
   return std::strstr(var, "SECRET") != nullptr && !text.empty() ? "(set)" : text;
+}
+
+// The variable's value from the environment, or that of its deprecated SMA_ name when a SHMEM_ one is unset;
+// `name` is then the name read.
+const char* lookup(const char* var, std::string& name) {
+  name = var;
+  const char* env = std::getenv(var);
+  if (env != nullptr || std::strncmp(var, "SHMEM_", 6) != 0) return env;
+  const std::string legacy = std::string("SMA_") + (var + 6);
+  env = std::getenv(legacy.c_str());
+  if (env != nullptr) name = legacy;
+  return env;
 }
 
 bool known_variable(const std::string& name) {
@@ -161,9 +174,10 @@ result<config> config_load(bool warn_unknown) {
   std::vector<config_entry> described;
 #define RDSM_CONFIG(field, var, kind, def, help)                                             \
   {                                                                                          \
-    const char* env = std::getenv(#var);                                                     \
+    std::string name;                                                                        \
+    const char* env = lookup(#var, name);                                                    \
     std::string text = env != nullptr ? std::string(env) : std::string(def);                 \
-    status s = parse_value(#var, text, c.field, #kind, help);                                \
+    status s = parse_value(name.c_str(), text, c.field, #kind, help);                        \
     if (!s.ok()) return s;                                                                   \
     described.push_back({#var, #kind, def, help, shown(#var, text), env != nullptr});        \
   }

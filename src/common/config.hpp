@@ -18,6 +18,7 @@ namespace rdsm::detail {
 struct config {
 #define RDSM_CONFIG_TYPE_size uint64_t
 #define RDSM_CONFIG_TYPE_flag bool
+#define RDSM_CONFIG_TYPE_switch bool
 #define RDSM_CONFIG_TYPE_count uint64_t
 #define RDSM_CONFIG_TYPE_choice std::string
 #define RDSM_CONFIG_TYPE_text std::string
@@ -37,8 +38,9 @@ struct config_entry {
   bool from_environment;
 };
 
-/// Reads every variable of the table from the environment. A malformed value is an error naming the
-/// variable; unknown RDSM_* variables produce one warning each when `warn_unknown` (PEs started by rdsmrun
+/// Reads every variable of the table from the environment. A SHMEM_ variable that is unset is read from its
+/// deprecated SMA_ name (OpenSHMEM keeps those for backward compatibility). A malformed value is an error
+/// naming the variable; unknown RDSM_* variables produce one warning each when `warn_unknown` (PEs started by rdsmrun
 /// leave that to rdsmrun, which warns once for the job).
 result<config> config_load(bool warn_unknown = true);
 

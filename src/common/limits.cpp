@@ -51,9 +51,6 @@ host_memory host_memory_size() {
 }
 
 status check_host_limits(const config& cfg, int local_pes, int n_pes, const host_memory& mem) {
-  if (cfg.symmetric_size == 0)
-    return status::error("SHMEM_SYMMETRIC_SIZE=0 leaves no symmetric heap (every shmem_malloc would fail); unset it "
-                         "for the default 512M or set a size such as 64M");
   const uint64_t total = mem.total();
   if (total == 0) return {};  // unknown: nothing to check against
   const auto local = static_cast<uint64_t>(std::max(local_pes, 1));

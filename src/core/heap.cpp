@@ -13,7 +13,7 @@ size_t round_up(size_t v, size_t a) { return (v + a - 1) / a * a; }
 
 symmetric_heap::symmetric_heap(void* base, size_t length, size_t max_alignment, size_t colour)
     : base_(reinterpret_cast<uintptr_t>(base)),
-      capacity_(length / granule * granule),
+      capacity_(round_up(length, granule)),
       length_(span_for(length, colour)),
       max_alignment_(max_alignment),
       colour_(colour),

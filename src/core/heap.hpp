@@ -31,8 +31,9 @@ class symmetric_heap {
   /// more than the `length` blocks may take (capacity()): the first coloured block's gap costs no block.
   symmetric_heap(void* base, size_t length, size_t max_alignment = base_alignment, size_t colour = 0);
   /// The bytes from its base a heap of `length` with `colour` lies in: the memory its caller provides.
+  /// The blocks may take `length` rounded up to a whole granule: every size up to `length` fits.
   static constexpr size_t span_for(size_t length, size_t colour) {
-    return length / granule * granule + (colour != 0 ? aliasing_period : 0);
+    return (length + granule - 1) / granule * granule + (colour != 0 ? aliasing_period : 0);
   }
   /// Returns nullptr when no free range of `bytes` aligned to `alignment` (a power of two, at most
   /// max_alignment(); 0: the default, a cache line) exists.

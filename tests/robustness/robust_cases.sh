@@ -161,6 +161,12 @@ case $case_name in
     [[ $(grep -c '^PE [01] line' "$work/job.err") == 400 ]] || fail "stderr lacks the PEs' 400 lines"
     (exec <&- >&- 2>&-; "$RDSMRUN" -n 2 --timeout 20 "$PE" stdio) || fail "with 0-2 closed the job exited $?"
     (exec <&- >&- 2>&-; timeout 20 "$PE" stdio) || fail "one PE started bare with 0-2 closed exited $?" ;;
+  heap_sizes)
+    # OpenSHMEM: a non-negative size, and a heap at least as large as its ceiling in bytes (3.1m: 3250586).
+    SHMEM_SYMMETRIC_SIZE=3.1m expect 0 20 -- "$RDSMRUN" -n 2 --timeout 20 "$PE" alloc 3250586 ok
+    SHMEM_SYMMETRIC_SIZE=1 expect 0 20 -- "$RDSMRUN" -n 2 --timeout 20 "$PE" alloc 1 ok
+    SHMEM_SYMMETRIC_SIZE=0 expect 0 20 -- "$RDSMRUN" -n 2 --timeout 20 "$PE" alloc 1 null
+    one_line 'raise SHMEM_SYMMETRIC_SIZE' ;;
   exhaustion_once)
     # Each exhausted variable is one warning for the job, however often allocation fails.
     expect 0 20 -- "$RDSMRUN" -n 2 --timeout 20 "$PE" exhaust

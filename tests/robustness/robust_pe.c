@@ -1,5 +1,5 @@
 /* A small OpenSHMEM program for the robustness cases (robust_cases.sh).
- * Usage: robust_pe sleep MS | dsm | exhaust | stdio
+ * Usage: robust_pe sleep MS | dsm | exhaust | stdio | alloc BYTES ok|null
  *   sleep MS  init, barrier, PE 0 prints "ready", sleep MS milliseconds (signals caught meanwhile do not
  *             shorten it), barrier, finalize
  *   dsm       allocate 1 MiB of DSM memory, write it, barrier, finalize
@@ -7,7 +7,8 @@
  *             (prints "exhausted N times")
  *   stdio     PE 0 reads its standard input to the end, then every PE writes 200 lines to standard output and
  *             200 to standard error; barrier, finalize (started with 0-2 closed, none may reach the runtime's
- *             own descriptors) */
+ *             own descriptors)
+ *   alloc     shmem_malloc(BYTES) on every PE must succeed (ok) or return NULL (null) */
 #include <rdsm/dsm.h>
 #include <shmem.h>
 #include <stdio.h>
@@ -56,8 +57,16 @@ int main(int argc, char **argv) {
       fprintf(stderr, "PE %d line %d %s\n", me, i, buf);
     }
     shmem_barrier_all();
+  } else if (strcmp(mode, "alloc") == 0 && argc > 3) {
+    const size_t bytes = strtoull(argv[2], NULL, 10);
+    void *p = shmem_malloc(bytes);
+    if ((p != NULL) != (strcmp(argv[3], "ok") == 0)) {
+      fprintf(stderr, "PE %d: shmem_malloc(%zu) returned %p, expected %s\n", me, bytes, p, argv[3]);
+      status = 1;
+    }
+    shmem_free(p);
   } else {
-    fprintf(stderr, "usage: robust_pe sleep MS | dsm | exhaust | stdio\n");
+    fprintf(stderr, "usage: robust_pe sleep MS | dsm | exhaust | stdio | alloc BYTES ok|null\n");
     status = 2;
   }
   shmem_finalize();

@@ -104,3 +104,45 @@ TEST(ConfigLoad, DefaultsAndSources) {
   }
   EXPECT_TRUE(found);
 }
+
+TEST(ConfigLoad, OpenShmemSwitchesTakeAnyValue) {
+  // OpenSHMEM lists "Any" as the value of SHMEM_DEBUG, SHMEM_INFO and SHMEM_VERSION: never an error.
+  for (const char* on : {"1", "abc", "2", "all", "yes"}) {
+    setenv("SHMEM_INFO", on, 1);
+    auto c = config_load();
+    unsetenv("SHMEM_INFO");
+    ASSERT_TRUE(c.ok()) << on << ": " << c.error().message();
+    EXPECT_TRUE(c.value().info) << on;
+  }
+  for (const char* off : {"0", "no", "off", "false", ""}) {
+    setenv("SHMEM_VERSION", off, 1);
+    auto c = config_load();
+    unsetenv("SHMEM_VERSION");
+    ASSERT_TRUE(c.ok()) << off;
+    EXPECT_FALSE(c.value().version) << off;
+  }
+  setenv("RDSM_SHARE_HEAP", "abc", 1);  // an rdsm flag stays strict
+  auto strict = config_load();
+  unsetenv("RDSM_SHARE_HEAP");
+  EXPECT_FALSE(strict.ok());
+}
+
+TEST(ConfigLoad, DeprecatedSmaNamesAreRead) {
+  setenv("SMA_SYMMETRIC_SIZE", "2M", 1);
+  setenv("SMA_DEBUG", "1", 1);
+  auto c = config_load();
+  ASSERT_TRUE(c.ok()) << c.error().message();
+  EXPECT_EQ(c.value().symmetric_size, uint64_t{2} << 20);
+  EXPECT_TRUE(c.value().debug);
+  setenv("SHMEM_SYMMETRIC_SIZE", "4M", 1);  // the SHMEM_ name wins when both are set
+  auto both = config_load();
+  unsetenv("SHMEM_SYMMETRIC_SIZE");
+  ASSERT_TRUE(both.ok());
+  EXPECT_EQ(both.value().symmetric_size, uint64_t{4} << 20);
+  setenv("SMA_SYMMETRIC_SIZE", "12Q", 1);  // a malformed value names the variable it came from
+  auto bad = config_load();
+  unsetenv("SMA_SYMMETRIC_SIZE");
+  unsetenv("SMA_DEBUG");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.error().message().find("SMA_SYMMETRIC_SIZE=\"12Q\""), std::string::npos) << bad.error().message();
+}
