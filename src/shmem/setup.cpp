@@ -90,6 +90,9 @@ void shmem_finalize(void) noexcept {
   // PE arrives before any returns.
   int calls = g_init_calls.load(std::memory_order_relaxed);
   if (calls <= 0) return;
+  // Finalize waits for every PE: should a peer never come (a collective mismatch ends the job), what this
+  // PE printed must not die in its buffers.
+  std::fflush(nullptr);
   g_init_calls.store(calls - 1, std::memory_order_relaxed);
   if (calls == 1) {
     runtime::finalize();

@@ -56,7 +56,9 @@ int main(int argc, char **argv) {
     if (me == 0) raise(SIGSTOP);
     shmem_barrier_all();
   } else if (strcmp(mode, "finalize_barrier") == 0) {
-    /* PE 0 finalizes while PE 1 makes one more barrier: the calls do not match. */
+    /* PE 0 finalizes while PE 1 makes one more barrier: the calls do not match. What PE 0 printed before
+       (still in its buffer: the output is a file) must not be lost when the job ends it there. */
+    if (me == 0) printf("PE 0 printed this before shmem_finalize\n");
     if (me == 1) shmem_barrier_all();
   } else if (strcmp(mode, "finalize_broadcast") == 0) {
     /* PE 0 finalizes while PE 1 waits for PE 0's data in a broadcast. */

@@ -128,6 +128,7 @@ finalize_barrier | finalize_broadcast | finalize_alltoall | finalize_dsm_barrier
   [ "$status" -ne 0 ] || { echo "FAIL: expected a non-zero exit status, got 0"; fail=1; }
   [ "$status" -ne 124 ] || { echo "FAIL: the job hung and was ended by the test's time limit"; fail=1; }
   check "PE 0 called shmem_finalize while PE 1 waits in $call: collective calls do not match"
+  [ "$case_" != finalize_barrier ] || check "PE 0 printed this before shmem_finalize"
   n=$(grep -c 'collective calls do not match' "$out")
   [ "$n" -eq 1 ] || { echo "FAIL: $n error lines, expected one"; fail=1; }
   took=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", b - a }')

@@ -140,6 +140,47 @@ case $case_name in
     wait "$p"
     rc=$?
     [[ $rc == 129 ]] || fail "a PE started bare exited $rc after SIGHUP, expected 129" ;;
+  launcher_signals)
+    # Any signal whose default ends rdsmrun is passed on and ends the job: nothing of it is left (SIGUSR2 and
+    # SIGALRM killed rdsmrun and left the job's directory).
+    for sig in USR2 ALRM; do
+      "$RDSMRUN" -n 2 --timeout 60 "$PE" sleep 30000 >"$work/job.out" 2>"$work/job.err" &
+      r=$!
+      started+=("$r")
+      for ((t = 0; t < 200; t++)); do grep -q ready "$work/job.out" && break; sleep 0.05; done
+      grep -q ready "$work/job.out" || fail "the job did not start"
+      kill -"$sig" "$r"
+      wait "$r"
+      rc=$?
+      [[ $rc == $((128 + $(kill -l "$sig"))) ]] || fail "rdsmrun exited $rc after SIG$sig"
+      shm_empty "after SIG$sig"
+    done
+    # Ctrl-Z (SIGTSTP) stops the PEs with rdsmrun, SIGCONT lets them go on (they ran on while rdsmrun stopped).
+    "$RDSMRUN" -n 2 --timeout 60 "$PE" sleep 30000 >"$work/job.out" 2>"$work/job.err" &
+    r=$!
+    started+=("$r")
+    for ((t = 0; t < 200; t++)); do grep -q ready "$work/job.out" && break; sleep 0.05; done
+    # shellcheck disable=SC2207  # pids: words without globs
+    kids=($(cat "/proc/$r/task/$r/children"))
+    ((${#kids[@]} == 2)) || fail "rdsmrun has ${#kids[@]} children, expected 2"
+    state() { for k in "$r" "${kids[@]}"; do awk '{printf "%s", ($3 == "T" ? "T" : "r")}' "/proc/$k/stat"; done; }
+    kill -TSTP "$r"
+    for ((t = 0; t < 40; t++)); do [[ $(state) == TTT ]] && break; sleep 0.05; done
+    [[ $(state) == TTT ]] || fail "after SIGTSTP rdsmrun and its PEs are $(state), expected TTT"
+    kill -CONT "$r"
+    for ((t = 0; t < 40; t++)); do [[ $(state) == rrr ]] && break; sleep 0.05; done
+    [[ $(state) == rrr ]] || fail "after SIGCONT rdsmrun and its PEs are $(state), expected rrr"
+    kill -TERM "$r"
+    wait "$r"
+    # shmem_global_exit(256): the status cannot hold it, and it must not read as success.
+    expect 1 20 -- "$RDSMRUN" -n 2 --timeout 20 "$PE" exit 256
+    expect 3 20 -- "$RDSMRUN" -n 2 --timeout 20 "$PE" exit 3
+    # PEs write to the terminal under `stty tostop` and set its attributes, outside its foreground group.
+    if command -v script >/dev/null; then
+      script -qec "stty tostop; '$RDSMRUN' -n 2 --timeout 20 '$PE' tty" /dev/null >"$work/job.out" 2>&1 ||
+        fail "a job writing to a terminal with tostop set exited $?"
+      [[ $(grep -c 'tty ok' "$work/job.out") == 2 ]] || fail "the PEs did not both write to the terminal"
+    fi ;;
   timeouts)
     # --timeout beyond what the clock holds (1e10 s overflowed it: the job ended at once with 124).
     expect 0 20 -- "$RDSMRUN" -n 2 --timeout 1e10 "$PE" sleep 500

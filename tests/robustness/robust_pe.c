@@ -1,5 +1,5 @@
 /* A small OpenSHMEM program for the robustness cases (robust_cases.sh).
- * Usage: robust_pe sleep MS | dsm | exhaust | stdio | alloc BYTES ok|null
+ * Usage: robust_pe sleep MS | dsm | exhaust | stdio | alloc BYTES ok|null | exit CODE | tty
  *   sleep MS  init, barrier, PE 0 prints "ready", sleep MS milliseconds (signals caught meanwhile do not
  *             shorten it), barrier, finalize
  *   dsm       allocate 1 MiB of DSM memory, write it, barrier, finalize
@@ -8,12 +8,15 @@
  *   stdio     PE 0 reads its standard input to the end, then every PE writes 200 lines to standard output and
  *             200 to standard error; barrier, finalize (started with 0-2 closed, none may reach the runtime's
  *             own descriptors)
- *   alloc     shmem_malloc(BYTES) on every PE must succeed (ok) or return NULL (null) */
+ *   alloc     shmem_malloc(BYTES) on every PE must succeed (ok) or return NULL (null)
+ *   exit      PE 0 calls shmem_global_exit(CODE) after a barrier
+ *   tty       when standard output is a terminal, set its attributes (tcsetattr, unchanged) and print "tty ok" */
 #include <rdsm/dsm.h>
 #include <shmem.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <termios.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -65,8 +68,17 @@ int main(int argc, char **argv) {
       status = 1;
     }
     shmem_free(p);
+  } else if (strcmp(mode, "exit") == 0 && argc > 2) {
+    shmem_barrier_all();
+    if (me == 0) shmem_global_exit(atoi(argv[2]));
+    shmem_barrier_all();
+  } else if (strcmp(mode, "tty") == 0) {
+    struct termios t;
+    if (isatty(STDOUT_FILENO) && (tcgetattr(STDOUT_FILENO, &t) != 0 || tcsetattr(STDOUT_FILENO, TCSANOW, &t) != 0))
+      status = 1;
+    printf("tty ok\n");
   } else {
-    fprintf(stderr, "usage: robust_pe sleep MS | dsm | exhaust | stdio | alloc BYTES ok|null\n");
+    fprintf(stderr, "usage: robust_pe sleep MS | dsm | exhaust | stdio | alloc BYTES ok|null | exit CODE | tty\n");
     status = 2;
   }
   shmem_finalize();

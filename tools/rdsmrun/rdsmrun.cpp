@@ -44,15 +44,21 @@ constexpr const char* usage =
     "  -h, --help       show this help\n"
     "\n"
     "Exit status: 0 when every PE exits 0 after shmem_finalize; otherwise the status of the first PE that\n"
-    "failed (128+signal when killed), the code given to shmem_global_exit, 124 on --timeout, 128+signal\n"
-    "when rdsmrun itself is interrupted (SIGINT, SIGTERM, SIGHUP, SIGQUIT are passed on to the PEs). When one\n"
-    "PE fails, every other PE is ended within 2 s. The job's shared memory files live in a directory of its own\n"
-    "(in RDSM_SHM_DIR, default /dev/shm), removed when the job ends. The PEs' network traffic stays on loopback\n"
+    "failed (128+signal when killed), the code given to shmem_global_exit (1 when its low 8 bits are 0), 124\n"
+    "on --timeout, 128+signal when rdsmrun itself is interrupted (SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR2,\n"
+    "SIGALRM, SIGVTALRM, SIGPROF, SIGXCPU and SIGXFSZ are passed on to the PEs; SIGTSTP stops them with\n"
+    "rdsmrun until it continues). When one PE fails, every other PE is ended within 2 s. The job's shared\n"
+    "memory files live in a directory of its own (in RDSM_SHM_DIR, default /dev/shm), removed when the job\n"
+    "ends. The PEs' network traffic stays on loopback\n"
     "(UCX_NET_DEVICES=lo) unless UCX_NET_DEVICES is set.\n"
     "\n"
     "A stuck job: SIGUSR1 to rdsmrun (kill -USR1 PID) makes every PE write one line per waiting thread to\n"
     "stderr (the call it waits in and on what: PE, address, value); rdsmrun names stopped PEs itself.\n"
     "RDSM_HANG_REPORT=60s makes each PE write that line by itself after 60 s in one call.\n";
+
+// Passed on to the PEs; each ends the job (as the PEs' default actions would end them).
+constexpr int forwarded_signals[] = {SIGINT,  SIGTERM,   SIGHUP,  SIGQUIT, SIGUSR2,
+                                     SIGALRM, SIGVTALRM, SIGPROF, SIGXCPU, SIGXFSZ};
 
 [[noreturn]] void die(int code, const std::string& msg) {
   std::fprintf(stderr, "rdsmrun: %s\n", msg.c_str());
@@ -271,10 +277,12 @@ class job final : public rdv::server_listener {
     sigaddset(&mask, SIGUSR1);  // the on-demand report
     // Signals to forward; one that rdsmrun was started with ignored (nohup, `cmd &`) stays ignored by
     // rdsmrun and its PEs alike.
-    for (int s : {SIGINT, SIGTERM, SIGHUP, SIGQUIT}) {
+    for (int s : forwarded_signals) {
       struct sigaction old {};
       if (sigaction(s, nullptr, &old) == 0 && old.sa_handler != SIG_IGN) sigaddset(&mask, s);
     }
+    struct sigaction tstp {};  // job control (Ctrl-Z): the PEs stop and continue with rdsmrun
+    if (sigaction(SIGTSTP, nullptr, &tstp) == 0 && tstp.sa_handler != SIG_IGN) sigaddset(&mask, SIGTSTP);
     if (sigprocmask(SIG_BLOCK, &mask, nullptr) != 0) die(1, std::string("sigprocmask: ") + std::strerror(errno));
     sigfd_ = ::signalfd(-1, &mask, SFD_CLOEXEC | SFD_NONBLOCK);
     if (sigfd_ < 0) die(1, std::string("signalfd: ") + std::strerror(errno));
@@ -298,7 +306,9 @@ class job final : public rdv::server_listener {
     for (const pe& p : pes_)
       if (p.pid > 0) ::kill(-p.pid, SIGKILL);
     remove_job_dir();
-    return ending_ ? exit_code_ : 0;
+    // A code the exit status cannot hold (shmem_global_exit(256)) must not read as success.
+    if (!ending_ || exit_code_ == 0) return 0;
+    return (exit_code_ & 0xff) != 0 ? exit_code_ & 0xff : 1;
   }
 
   void on_connected(int rank) override {
@@ -359,6 +369,9 @@ class job final : public rdv::server_listener {
       std::signal(SIGPIPE, SIG_DFL);
       // Until its runtime installs the report, a PE ignores SIGUSR1 (the default would end it).
       std::signal(SIGUSR1, SIG_IGN);
+      // Outside the terminal's foreground process group, output to it under `stty tostop` or a tcsetattr
+      // would stop the PE (SIGTTOU) and the job would hang: ignored, they proceed as in the foreground.
+      std::signal(SIGTTOU, SIG_IGN);
       // A PE in its own process group must not read the terminal (it would stop); rank 0 keeps a piped stdin.
       if (rank != 0 || stdin_tty) {
         int devnull = ::open("/dev/null", O_RDONLY);
@@ -428,6 +441,12 @@ class job final : public rdv::server_listener {
       }
       if (sig == SIGUSR1) {
         report();
+        continue;
+      }
+      if (sig == SIGTSTP) {  // Ctrl-Z: the PEs (in process groups of their own) stop too, and go on with us
+        signal_all(SIGSTOP, -1);
+        ::raise(SIGSTOP);
+        signal_all(SIGCONT, -1);
         continue;
       }
       if (interrupted_) {  // second signal: no more patience

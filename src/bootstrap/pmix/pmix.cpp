@@ -44,10 +44,15 @@ class pmix_bootstrap final : public bootstrap {
 
   status init() {
     pmix_status_t rc = PMIx_Init(&me_, nullptr, 0);
-    if (rc != PMIX_SUCCESS)
-      return status::error(format("PMIx_Init failed: %s; PMIX_NAMESPACE/PMIX_RANK are set but no PMIx server "
-                                  "answered (unset them or set RDSM_BOOT to another backend)",
-                                  PMIx_Error_string(rc)));
+    if (rc != PMIX_SUCCESS) {
+      // Chosen by RDSM_BOOT=pmix, or by PMIx's variables in the environment: say which.
+      const bool from_env = std::getenv("PMIX_NAMESPACE") != nullptr || std::getenv("PMIX_RANK") != nullptr;
+      return status::error(format("PMIx_Init failed: %s; %s (%s)", PMIx_Error_string(rc),
+                                  from_env ? "PMIX_NAMESPACE/PMIX_RANK are set but no PMIx server answered"
+                                           : "RDSM_BOOT=pmix, but this process was not started by a PMIx launcher",
+                                  from_env ? "unset them or set RDSM_BOOT to another backend"
+                                           : "start it with mpirun or srun --mpi=pmix, or unset RDSM_BOOT"));
+    }
     initialized_ = true;
     pmix_proc_t wildcard;
     PMIX_PROC_CONSTRUCT(&wildcard);
