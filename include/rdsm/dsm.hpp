@@ -6,6 +6,7 @@
 #include <rdsm/dsm.h>
 
 #include <cstddef>
+#include <cstdint>
 #include <span>
 #include <string>
 #include <type_traits>
@@ -46,12 +47,14 @@ template <class T>
   requires std::is_trivially_copyable_v<T>
 class array {
  public:
+  // A count whose bytes overflow asks for SIZE_MAX bytes, which no DSM space holds (on every PE alike).
   explicit array(std::size_t n, placement where = placement::block, std::size_t param = 0)
-      : data_(static_cast<T*>(rdsm_dsm_alloc_placed(n * sizeof(T), static_cast<rdsm_dsm_placement_t>(where), param))),
+      : data_(static_cast<T*>(rdsm_dsm_alloc_placed(n > SIZE_MAX / sizeof(T) ? SIZE_MAX : n * sizeof(T),
+                                                    static_cast<rdsm_dsm_placement_t>(where), param))),
         size_(n) {
     if (data_ == nullptr && n != 0)
-      throw bad_symmetric_alloc("rdsm::dsm::array: cannot allocate " + std::to_string(n * sizeof(T)) +
-                                " bytes of DSM memory; raise RDSM_DSM_SIZE");
+      throw bad_symmetric_alloc("rdsm::dsm::array: cannot allocate " + std::to_string(n) + " objects of " +
+                                std::to_string(sizeof(T)) + " bytes of DSM memory; raise RDSM_DSM_SIZE");
   }
   array(array&& other) noexcept : data_(std::exchange(other.data_, nullptr)), size_(std::exchange(other.size_, 0)) {}
   array& operator=(array&& other) noexcept {

@@ -5,6 +5,7 @@
 
 #include <concepts>
 #include <cstddef>
+#include <cstdint>
 #include <cstdlib>
 #include <memory>
 #include <new>
@@ -98,7 +99,9 @@ class symmetric_array {
   /// Allocates `size` elements and sets each of this PE's to `init`. Collective.
   explicit symmetric_array(std::size_t size, const T& init = T{}) : size_(size) {
     if (size_ == 0) return;
-    ptr_ = static_cast<T*>(detail::symmetric_allocate("rdsm::symmetric_array", size_ * sizeof(T), alignof(T)));
+    // A size whose bytes overflow asks for SIZE_MAX bytes, which no heap holds (on every PE alike).
+    ptr_ = static_cast<T*>(detail::symmetric_allocate(
+        "rdsm::symmetric_array", size_ > SIZE_MAX / sizeof(T) ? SIZE_MAX : size_ * sizeof(T), alignof(T)));
     std::uninitialized_fill_n(ptr_, size_, init);
     shmem_barrier_all();
   }

@@ -198,7 +198,8 @@ void* space::allocate(const char* fn, size_t bytes, rdsm_dsm_placement_t placeme
   // the caches (a Jacobi sweep between two such grids ran 25% slower).
   const size_t reserved = rounded >= 16 * page_size_ ? rounded + page_size_ : rounded;
   std::unique_lock<state_mutex> lock(mu_);
-  void* p = rounded < bytes ? nullptr : blocks_->allocate(reserved, page_size_);
+  // A size within a page or two of SIZE_MAX wraps in the rounding or the guard: it cannot fit either.
+  void* p = rounded < bytes || reserved < rounded ? nullptr : blocks_->allocate(reserved, page_size_);
   if (p == nullptr) {
     warn_exhausted(fn, bytes, *blocks_, "dsm", "DSM space", "RDSM_DSM_SIZE");
     lock.unlock();

@@ -216,6 +216,8 @@ TEST(CxxSymmetric, ExhaustionThrowsBadSymmetricAlloc) {
     EXPECT_NE(what.find("SHMEM_SYMMETRIC_SIZE"), std::string::npos) << what;
     EXPECT_NE(what.find("1099511627776 bytes"), std::string::npos) << what;
   }
+  // A count whose bytes overflow a size_t (2^61 + 512 longs: 4096 bytes once wrapped) throws too.
+  EXPECT_THROW(rdsm::symmetric_array<long>((std::size_t{1} << 61) + 512), rdsm::bad_symmetric_alloc);
   // The heap stays usable.
   rdsm::symmetric_array<long> after(16, 5);
   EXPECT_EQ(after[15], 5L);

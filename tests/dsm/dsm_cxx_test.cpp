@@ -50,6 +50,11 @@ TEST(DsmCxx, ExhaustionThrowsNamingTheVariable) {
   } catch (const rdsm::bad_symmetric_alloc& e) {
     EXPECT_NE(std::string(e.what()).find("RDSM_DSM_SIZE"), std::string::npos);
   }
+  // A count whose bytes overflow a size_t (2^61 + 512 longs: 4096 bytes once wrapped) throws too.
+  EXPECT_THROW(rdsm::dsm::array<long>((std::size_t{1} << 61) + 512), rdsm::bad_symmetric_alloc);
+  // So do sizes that wrap when rounded to pages or given a guard page: NULL, not a crash.
+  for (std::size_t bytes : {~std::size_t{0} - 4095, ~std::size_t{0} - 4096, ~std::size_t{0}})
+    EXPECT_EQ(rdsm_dsm_alloc(bytes), nullptr) << bytes;
 }
 
 }  // namespace
