@@ -98,7 +98,8 @@ RDSM_DSM_API void rdsm_dsm_advise(void *p, size_t bytes, rdsm_dsm_advice_t advic
  * (RDSM_DSM_TOUCH_WRITE), without changing its contents. DSM memory that is not present faults on access,
  * which the kernel does not do for system calls: write(fd, p, n) from such memory or read(fd, p, n) into
  * it fails with EFAULT. Touch the range just before the call, with no DSM synchronization in between (an
- * acquire may drop the copies again). */
+ * acquire may drop the copies again). In sequential consistency a peer's write to the same page can take it
+ * back before the call: touch again and retry while the call fails with EFAULT. */
 typedef enum { RDSM_DSM_TOUCH_READ = 0, RDSM_DSM_TOUCH_WRITE = 1 } rdsm_dsm_access_t;
 RDSM_DSM_API void rdsm_dsm_touch(const void *p, size_t bytes, rdsm_dsm_access_t access) RDSM_DSM_NOEXCEPT;
 

@@ -77,9 +77,17 @@ void rdsm_dsm_lock_destroy(rdsm_dsm_lock_t* lock) noexcept {
   queue_lock_destroy("rdsm_dsm_lock_destroy", checked_lock("rdsm_dsm_lock_destroy", lock));
 }
 
-void rdsm_dsm_acquire(void) noexcept { space::ensure("rdsm_dsm_acquire").acquire(); }
+// The calls below are not collective: before the DSM starts (at its first collective call) they must not
+// start it, which waits for every PE. Nothing is cached or written then, and no address is DSM memory.
+void rdsm_dsm_acquire(void) noexcept {
+  rdsm::detail::runtime::checked("rdsm_dsm_acquire");
+  if (space* s = space::get()) s->acquire();
+}
 
-void rdsm_dsm_release(void) noexcept { space::ensure("rdsm_dsm_release").release(); }
+void rdsm_dsm_release(void) noexcept {
+  rdsm::detail::runtime::checked("rdsm_dsm_release");
+  if (space* s = space::get()) s->release();
+}
 
 void rdsm_dsm_advise(void* p, size_t bytes, rdsm_dsm_advice_t advice) noexcept {
   space::ensure("rdsm_dsm_advise").advise("rdsm_dsm_advise", p, bytes, advice);
@@ -89,7 +97,12 @@ void rdsm_dsm_touch(const void* p, size_t bytes, rdsm_dsm_access_t access) noexc
   if (access != RDSM_DSM_TOUCH_READ && access != RDSM_DSM_TOUCH_WRITE)
     rdsm::detail::fatal("rdsm_dsm_touch: access %d is not RDSM_DSM_TOUCH_READ or RDSM_DSM_TOUCH_WRITE",
                         static_cast<int>(access));
-  space::ensure("rdsm_dsm_touch").touch("rdsm_dsm_touch", p, bytes, access == RDSM_DSM_TOUCH_WRITE);
+  rdsm::detail::runtime::checked("rdsm_dsm_touch");
+  space* s = space::get();
+  if (s == nullptr && bytes != 0)
+    rdsm::detail::fatal("rdsm_dsm_touch: %p is not DSM memory (none is allocated yet); pass memory from "
+                        "rdsm_dsm_alloc", p);
+  if (s != nullptr) s->touch("rdsm_dsm_touch", p, bytes, access == RDSM_DSM_TOUCH_WRITE);
 }
 
 void rdsm_dsm_stats(rdsm_dsm_stats_t* out) noexcept {
@@ -99,8 +112,16 @@ void rdsm_dsm_stats(rdsm_dsm_stats_t* out) noexcept {
   if (space* s = space::get()) s->stats(out);
 }
 
-int rdsm_dsm_home(const void* p) noexcept { return space::ensure("rdsm_dsm_home").home_of(p); }
+int rdsm_dsm_home(const void* p) noexcept {
+  rdsm::detail::runtime::checked("rdsm_dsm_home");
+  const space* s = space::get();
+  return s != nullptr ? s->home_of(p) : rdsm::detail::dsm::no_pe;
+}
 
-size_t rdsm_dsm_page_size(void) noexcept { return space::ensure("rdsm_dsm_page_size").page_size(); }
+size_t rdsm_dsm_page_size(void) noexcept {
+  rdsm::detail::runtime::checked("rdsm_dsm_page_size");
+  const space* s = space::get();
+  return s != nullptr ? s->page_size() : space::configured_page_size("rdsm_dsm_page_size");
+}
 
 }  // extern "C"

@@ -39,18 +39,23 @@ space& space::ensure(const char* fn) {
   return *s;
 }
 
+size_t space::configured_page_size(const char* fn) {
+  const size_t page = runtime::get().cfg().dsm_page_size;
+  const auto sys_page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
+  if (page < sys_page || (page & (page - 1)) != 0 || page > symmetric_heap::base_alignment)
+    fatal("%s: RDSM_DSM_PAGE_SIZE=%zu is not a power of two between the system page size (%zu) and 2 MiB; "
+          "use e.g. 4K or 64K",
+          fn, page, sys_page);
+  return page;
+}
+
 void space::start(const char* fn) {
   runtime& rt = runtime::get();
   const config& cfg = rt.cfg();
   my_pe_ = rt.my_pe();
   n_pes_ = rt.n_pes();
   release_mode_ = cfg.dsm_consistency != "sequential";
-  page_size_ = cfg.dsm_page_size;
-  const auto sys_page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
-  if (page_size_ < sys_page || (page_size_ & (page_size_ - 1)) != 0 || page_size_ > symmetric_heap::base_alignment)
-    fatal("%s: RDSM_DSM_PAGE_SIZE=%zu is not a power of two between the system page size (%zu) and 2 MiB; "
-          "use e.g. 4K or 64K",
-          fn, page_size_, sys_page);
+  page_size_ = configured_page_size(fn);
   shift_ = static_cast<unsigned>(__builtin_ctzll(page_size_));
   size_ = (cfg.dsm_size + page_size_ - 1) / page_size_ * page_size_;
   if (size_ == 0 || size_ / page_size_ > (uint64_t{1} << 31))
@@ -81,7 +86,7 @@ void space::start(const char* fn) {
 
   // Frames and metadata: one memory file, mapped read-write here (the alias); its frames are also mapped at
   // the agreed base (the view). Metadata, after the frames: the notice ring, the copy tracker, the channel.
-  const size_t sys = sys_page;
+  const auto sys = static_cast<size_t>(sysconf(_SC_PAGESIZE));
   auto round = [sys](size_t n) { return (n + sys - 1) / sys * sys; };
   // Layout after the frames: ring tail, tracker count (each on its own cache line), ring entries, tracker
   // bits, channel.
