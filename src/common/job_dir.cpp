@@ -6,6 +6,7 @@
 #include <spawn.h>
 #include <sys/random.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -65,12 +66,15 @@ namespace {
 
 // The helper waits on a pipe that nothing writes but "keep": the read ends when every write end has closed,
 // that is when this process has ended (the write end is close-on-exec: programs it starts do not hold it).
-// Unless it read "keep" it then removes the directory.
+// Unless it read "keep" it then removes the directory. It is not this process's child: the shell started
+// here runs it in the background and exits at once (reaped below), so a program that waits for all of its
+// children (`while (wait(NULL) > 0)`) does not wait for it.
 result<int> spawn_remover(const std::string& path) {
   int lifeline[2];
   if (pipe2(lifeline, O_CLOEXEC) != 0) return status::error(format("pipe2: %s", std::strerror(errno)));
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_adddup2(&actions, lifeline[0], 3);  // a background list's stdin is /dev/null
   posix_spawn_file_actions_adddup2(&actions, lifeline[0], STDIN_FILENO);
   posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, "/dev/null", O_WRONLY, 0);
   posix_spawn_file_actions_adddup2(&actions, STDOUT_FILENO, STDERR_FILENO);
@@ -84,7 +88,8 @@ result<int> spawn_remover(const std::string& path) {
   sigfillset(&all);
   posix_spawnattr_setsigmask(&attr, &none);
   posix_spawnattr_setsigdefault(&attr, &all);
-  const char* script = "trap '' HUP INT QUIT TERM PIPE; read -r w; [ \"$w\" = keep ] || rm -rf -- \"$1\"";
+  const char* script =
+      "{ trap '' HUP INT QUIT TERM PIPE; read -r w; [ \"$w\" = keep ] || rm -rf -- \"$1\"; } <&3 3<&- & exit 0";
   char* argv[] = {const_cast<char*>("sh"), const_cast<char*>("-c"), const_cast<char*>(script),
                   const_cast<char*>("rdsm-job-dir"), const_cast<char*>(path.c_str()), nullptr};
   char* envp[] = {const_cast<char*>("PATH=/usr/bin:/bin"), nullptr};
@@ -96,6 +101,8 @@ result<int> spawn_remover(const std::string& path) {
   if (rc != 0) {
     close(lifeline[1]);
     return status::error(format("cannot start /bin/sh to remove %s at exit: %s", path.c_str(), std::strerror(rc)));
+  }
+  while (waitpid(pid, nullptr, 0) < 0 && errno == EINTR) {
   }
   return lifeline[1];
 }
