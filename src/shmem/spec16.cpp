@@ -11,7 +11,7 @@ namespace {
 
 void signal_update(const char* fn, shmem_ctx_t ctx, uint64_t* sig_addr, uint64_t signal, int pe, amo_op op) {
   if (ctx == SHMEM_CTX_INVALID) return;
-  atomic(fn, op, sig_addr, sizeof(uint64_t), signal, 0, ctx_pe(fn, ctx, pe), ctx_stream(ctx));
+  atomic(fn, op, sig_addr, sizeof(uint64_t), signal, 0, ctx_pe(fn, ctx, pe), ctx_stream(fn, ctx));
 }
 
 void pe_quiet(const char* fn, shmem_ctx_t ctx, const int* target_pes, size_t npes) {
@@ -20,7 +20,7 @@ void pe_quiet(const char* fn, shmem_ctx_t ctx, const int* target_pes, size_t npe
   for (size_t i = 0; i < npes; ++i) check_pe(fn, ctx_pe(fn, ctx, target_pes[i]));
   // Completing every operation of the context's stream includes those to the target PEs: UCX flushes a worker
   // or one endpoint, and a flush per endpoint costs a round trip each where the worker flush costs one in all.
-  quiet(ctx_stream(ctx));
+  quiet(ctx_stream(fn, ctx));
 }
 
 }  // namespace
@@ -31,7 +31,8 @@ extern "C" {
   void shmem_ctx_##N##_ibput(shmem_ctx_t ctx, T* dest, const T* source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, \
                              size_t nblocks, int pe) noexcept {                                                             \
     RDSM_CTX_INVALID_RETURN(void);                                                                                 \
-    ibput(__func__, dest, source, dst, sst, bsize, nblocks, sizeof(T), ctx_pe(__func__, ctx, pe), ctx_stream(ctx)); \
+    ibput(__func__, dest, source, dst, sst, bsize, nblocks, sizeof(T), ctx_pe(__func__, ctx, pe),                  \
+          ctx_stream(__func__, ctx));                                                                              \
   }                                                                                                                \
   void shmem_##N##_ibput(T* dest, const T* source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks,      \
                          int pe) noexcept {                                                                                 \
@@ -40,7 +41,8 @@ extern "C" {
   void shmem_ctx_##N##_ibget(shmem_ctx_t ctx, T* dest, const T* source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, \
                              size_t nblocks, int pe) noexcept {                                                             \
     RDSM_CTX_INVALID_RETURN(void);                                                                                 \
-    ibget(__func__, dest, source, dst, sst, bsize, nblocks, sizeof(T), ctx_pe(__func__, ctx, pe), ctx_stream(ctx)); \
+    ibget(__func__, dest, source, dst, sst, bsize, nblocks, sizeof(T), ctx_pe(__func__, ctx, pe),                  \
+          ctx_stream(__func__, ctx));                                                                              \
   }                                                                                                                \
   void shmem_##N##_ibget(T* dest, const T* source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks,      \
                          int pe) noexcept {                                                                                 \
@@ -52,7 +54,8 @@ RDSM_SHMEM_RMA_TYPES(RDSM_DEF_IB)
   void shmem_ctx_ibput##B(shmem_ctx_t ctx, void* dest, const void* source, ptrdiff_t dst, ptrdiff_t sst,           \
                           size_t bsize, size_t nblocks, int pe) noexcept {                                                  \
     RDSM_CTX_INVALID_RETURN(void);                                                                                 \
-    ibput(__func__, dest, source, dst, sst, bsize, nblocks, B / 8, ctx_pe(__func__, ctx, pe), ctx_stream(ctx));    \
+    ibput(__func__, dest, source, dst, sst, bsize, nblocks, B / 8, ctx_pe(__func__, ctx, pe),                      \
+          ctx_stream(__func__, ctx));                                                                              \
   }                                                                                                                \
   void shmem_ibput##B(void* dest, const void* source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks,   \
                       int pe) noexcept {                                                                                    \
@@ -61,7 +64,8 @@ RDSM_SHMEM_RMA_TYPES(RDSM_DEF_IB)
   void shmem_ctx_ibget##B(shmem_ctx_t ctx, void* dest, const void* source, ptrdiff_t dst, ptrdiff_t sst,           \
                           size_t bsize, size_t nblocks, int pe) noexcept {                                                  \
     RDSM_CTX_INVALID_RETURN(void);                                                                                 \
-    ibget(__func__, dest, source, dst, sst, bsize, nblocks, B / 8, ctx_pe(__func__, ctx, pe), ctx_stream(ctx));    \
+    ibget(__func__, dest, source, dst, sst, bsize, nblocks, B / 8, ctx_pe(__func__, ctx, pe),                      \
+          ctx_stream(__func__, ctx));                                                                              \
   }                                                                                                                \
   void shmem_ibget##B(void* dest, const void* source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks,   \
                       int pe) noexcept {                                                                                    \

@@ -1,4 +1,7 @@
 // OpenSHMEM teams and contexts.
+#include <deque>
+#include <mutex>
+
 #include "core/runtime.hpp"
 #include "core/rma.hpp"
 #include "shmem/context.hpp"
@@ -20,7 +23,52 @@ int num_contexts(const shmem_team_config_t* config, long mask) {
   return config != nullptr && (mask & SHMEM_TEAM_NUM_CONTEXTS) != 0 ? config->num_contexts : 0;
 }
 
-shmem_team_t wrap(team* t) { return t == nullptr ? SHMEM_TEAM_INVALID : new rdsm_team{t}; }
+// Handles are plain pointers the program keeps, so a destroyed handle's memory is not freed: it stays poisoned
+// (its pointer field null, which every use already loads) and a second destroy or a later use is named. It is
+// reused, oldest first, once more than `quarantine` others of its kind wait, so memory stays bounded by the most
+// handles ever live plus the quarantine. A stale handle is caught until `quarantine` more handles of its kind
+// were destroyed after it; then its memory may hold a new context or team, which the stale handle reaches
+// undetected (a pointer has no room for a generation count).
+template <class T>
+class handle_pool {
+ public:
+  T* create(const T& value) {
+    {
+      std::lock_guard<std::mutex> hold(mu_);
+      if (dead_.size() > quarantine) {
+        T* reused = dead_.front();
+        dead_.pop_front();
+        *reused = value;
+        return reused;
+      }
+    }
+    return new T(value);
+  }
+
+  // `poisoned` is a T whose pointer field is null.
+  void destroy(T* handle, const T& poisoned) {
+    *handle = poisoned;
+    std::lock_guard<std::mutex> hold(mu_);
+    dead_.push_back(handle);
+  }
+
+ private:
+  static constexpr size_t quarantine = 64;
+  std::mutex mu_;
+  std::deque<T*> dead_;
+};
+
+// Never destroyed: a program may destroy a context or team from an exit handler after static destructors ran.
+handle_pool<rdsm_team>& team_handles() {
+  static auto* pool = new handle_pool<rdsm_team>;
+  return *pool;
+}
+handle_pool<rdsm_ctx>& ctx_handles() {
+  static auto* pool = new handle_pool<rdsm_ctx>;
+  return *pool;
+}
+
+shmem_team_t wrap(team* t) { return t == nullptr ? SHMEM_TEAM_INVALID : team_handles().create(rdsm_team{t}); }
 
 }  // namespace
 
@@ -29,6 +77,20 @@ namespace rdsm::detail {
 void bind_predefined_teams() {
   g_world_handle.core = team_world();
   g_shared_handle.core = team_shared();
+}
+
+void ctx_not_live(const char* fn, shmem_ctx_t ctx) {
+  if (ctx->team == nullptr)
+    fatal("%s: the context %p was destroyed; use a context only between its creation and its shmem_ctx_destroy", fn,
+          static_cast<void*>(ctx));
+  fatal("%s: the context %p was destroyed with its team %p (shmem_team_destroy destroys a team's contexts); use a "
+        "context only before its team is destroyed",
+        fn, static_cast<void*>(ctx), static_cast<void*>(ctx->team));
+}
+
+void team_not_live(const char* fn, shmem_team_t t) {
+  fatal("%s: the team %p was destroyed; use a team only between its creation and its shmem_team_destroy", fn,
+        static_cast<void*>(t));
 }
 
 }  // namespace rdsm::detail
@@ -97,8 +159,13 @@ int shmem_team_split_2d(shmem_team_t parent_team, int xrange, const shmem_team_c
 
 void shmem_team_destroy(shmem_team_t team) noexcept {
   if (team == SHMEM_TEAM_INVALID || team == SHMEM_TEAM_WORLD || team == SHMEM_TEAM_SHARED) return;
-  team_destroy(bind(__func__, team));
-  delete team;
+  runtime::checked(__func__);
+  if (team->core == nullptr)
+    fatal("shmem_team_destroy: the team %p was already destroyed; destroy a team once (set the handle to "
+          "SHMEM_TEAM_INVALID after destroying it, if the code may run again)",
+          static_cast<void*>(team));
+  team_destroy(team->core);
+  team_handles().destroy(team, rdsm_team{nullptr});
 }
 
 void* shmem_team_ptr(shmem_team_t team, const void* dest, int pe) noexcept {
@@ -127,7 +194,7 @@ int shmem_team_create_ctx(shmem_team_t team, long options, shmem_ctx_t* ctx) noe
     *ctx = SHMEM_CTX_INVALID;
     return -1;
   }
-  *ctx = new rdsm_ctx{team, options, stream.value()};
+  *ctx = ctx_handles().create(rdsm_ctx{team, options, stream.value()});
   return 0;
 }
 
@@ -144,9 +211,14 @@ void shmem_ctx_destroy(shmem_ctx_t ctx) noexcept {
                     "made by shmem_ctx_create or shmem_team_create_ctx");
     return;
   }
+  // Only the context itself is checked: one whose team was destroyed may still be destroyed, releasing its stream.
+  if (ctx->team == nullptr)
+    fatal("shmem_ctx_destroy: the context %p was already destroyed; destroy a context once (set the handle to "
+          "SHMEM_CTX_INVALID after destroying it, if the code may run again)",
+          static_cast<void*>(ctx));
   quiet(ctx->stream);  // destroying a context completes its operations
   runtime::get().net().destroy_stream(ctx->stream);
-  delete ctx;
+  ctx_handles().destroy(ctx, rdsm_ctx{nullptr, 0, -1});
 }
 
 int shmem_ctx_get_team(shmem_ctx_t ctx, shmem_team_t* team) noexcept {
@@ -155,17 +227,18 @@ int shmem_ctx_get_team(shmem_ctx_t ctx, shmem_team_t* team) noexcept {
     *team = SHMEM_TEAM_INVALID;
     return -1;
   }
+  if (ctx != SHMEM_CTX_DEFAULT) ctx_core_team(__func__, ctx);
   *team = ctx->team;
   return 0;
 }
 
 void shmem_ctx_fence(shmem_ctx_t ctx) noexcept {
   RDSM_CTX_INVALID_RETURN(void);
-  fence(ctx_stream(ctx));
+  fence(ctx_stream(__func__, ctx));
 }
 void shmem_ctx_quiet(shmem_ctx_t ctx) noexcept {
   RDSM_CTX_INVALID_RETURN(void);
-  quiet(ctx_stream(ctx));
+  quiet(ctx_stream(__func__, ctx));
 }
 
 }  // extern "C"

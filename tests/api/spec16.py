@@ -133,8 +133,9 @@ NOT_RATIFIED = [
 _PROTO_ONLY = "`api.prototypes_{c,cxx}` (prototype and link)"
 FAMILY_TESTS = {
     "setup": "`shmem_setup_barrier`, `shmem_init_nesting`, `shmem_spec16_coll`", "profiling": "`compat.profiling`",
-    "teams": "`coll_teams`, `coll_invalid_handles`, `shmem_spec16_rma`",
-    "contexts": "`coll_ctx`, `coll_invalid_handles`", "memory": "`shmem_heap`, `shmem_heap_exhaustion`",
+    "teams": "`coll_teams`, `coll_invalid_handles`, `shmem_spec16_rma`, `errors.team_*` (destroyed teams)",
+    "contexts": "`coll_ctx`, `coll_invalid_handles`, `errors.ctx_*` (destroyed contexts)",
+    "memory": "`shmem_heap`, `shmem_heap_exhaustion`",
     "rma ibput": "`shmem_spec16_rma`", "rma ibget": "`shmem_spec16_rma`, `errors.ibget_bad_pe`",
     "signal": "`shmem_signal`, `shmem_spec16_rma`", "collectives": "`coll_collectives`, `compat.sync_team_{c11,cxx}`",
     "reductions": "`coll_reduce`", "scans": "`shmem_spec16_coll`",

@@ -85,6 +85,28 @@ int main(int argc, char **argv) {
       shmem_set_lock(&lock);
     }
     shmem_barrier_all();
+  } else if (strncmp(mode, "ctx_", 4) == 0) { /* a destroyed context: destroyed again or used */
+    shmem_team_t team = SHMEM_TEAM_WORLD;
+    shmem_ctx_t ctx;
+    if (strcmp(mode, "ctx_after_team_destroy") == 0)
+      shmem_team_split_strided(SHMEM_TEAM_WORLD, 0, 1, shmem_n_pes(), NULL, 0, &team);
+    if (shmem_team_create_ctx(team, 0, &ctx) != 0) return 1;
+    if (strcmp(mode, "ctx_after_team_destroy") == 0)
+      shmem_team_destroy(team);
+    else
+      shmem_ctx_destroy(ctx);
+    if (strcmp(mode, "ctx_destroy_twice") == 0) shmem_ctx_destroy(ctx);
+    if (strcmp(mode, "ctx_quiet_after_destroy") == 0) shmem_ctx_quiet(ctx);
+    shmem_ctx_long_p(ctx, &target, 1, (me + 1) % shmem_n_pes()); /* ctx_put_after_destroy, ctx_after_team_destroy */
+    shmem_barrier_all();
+  } else if (strncmp(mode, "team_", 5) == 0) { /* a destroyed team: destroyed again or used */
+    shmem_team_t team;
+    shmem_team_split_strided(SHMEM_TEAM_WORLD, 0, 1, shmem_n_pes(), NULL, 0, &team);
+    shmem_team_destroy(team);
+    if (strcmp(mode, "team_destroy_twice") == 0) shmem_team_destroy(team);
+    if (strcmp(mode, "team_reduce_after_destroy") == 0) shmem_long_sum_reduce(team, heap, heap + 1, 1);
+    shmem_team_sync(team); /* team_sync_after_destroy */
+    shmem_barrier_all();
   } else if (strcmp(mode, "exhausted") == 0) {
     void *p = shmem_malloc((size_t)1 << 40);
     long *q = shmem_malloc(1024);
