@@ -238,6 +238,18 @@ case $case_name in
     ((killed >= 6)) || fail "only $killed of 12 runs had a PE to kill"
     left=$(new_in_devshm "$before")
     [[ -z $left ]] || fail "UCX files left in /dev/shm: $left" ;;
+  tcp_children)
+    # With UCX_TLS set and no rdsmrun each PE starts a helper that removes its directory when it dies; a program
+    # that waits for all of its children must not wait for that helper (it hung).
+    port=$(free_port) || fail "no free port"
+    for r in 1 0; do
+      RDSM_BOOT=tcp RDSM_BOOT_ADDR=127.0.0.1:$port RDSM_RANK=$r RDSM_SIZE=2 RDSM_JOB_SECRET=robust-test \
+        UCX_TLS=tcp,self timeout 30 "$PE" children >"$work/pe$r.out" 2>"$work/pe$r.err" &
+      pids[r]=$!
+      started+=("$!")
+    done
+    for r in 0 1; do wait "${pids[r]}" || fail "PE $r exited $? (124: it waited for the helper)"; done
+    shm_empty "after the job" ;;
   shm_dir_tcp_killed)
     # Without rdsmrun (tcp bootstrap) each PE makes its own directory, removed by a helper when it dies.
     export UCX_ALLOC_PRIO=md:posix SHMEM_SYMMETRIC_SIZE=256M RDSM_BOOT=tcp RDSM_SIZE=2 RDSM_JOB_SECRET=robust-test

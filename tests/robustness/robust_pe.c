@@ -1,5 +1,5 @@
 /* A small OpenSHMEM program for the robustness cases (robust_cases.sh).
- * Usage: robust_pe sleep MS | dsm | exhaust | stdio | alloc BYTES ok|null | exit CODE | tty
+ * Usage: robust_pe sleep MS | dsm | exhaust | stdio | alloc BYTES ok|null | exit CODE | tty | children
  *   sleep MS  init, barrier, PE 0 prints "ready", sleep MS milliseconds (signals caught meanwhile do not
  *             shorten it), barrier, finalize
  *   dsm       allocate 1 MiB of DSM memory, write it, barrier, finalize
@@ -10,12 +10,14 @@
  *             own descriptors)
  *   alloc     shmem_malloc(BYTES) on every PE must succeed (ok) or return NULL (null)
  *   exit      PE 0 calls shmem_global_exit(CODE) after a barrier
- *   tty       when standard output is a terminal, set its attributes (tcsetattr, unchanged) and print "tty ok" */
+ *   tty       when standard output is a terminal, set its attributes (tcsetattr, unchanged) and print "tty ok"
+ *   children  fork two children that exit at once, then wait until no child is left: exactly two are reaped */
 #include <rdsm/dsm.h>
 #include <shmem.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <termios.h>
 #include <time.h>
 #include <unistd.h>
@@ -77,8 +79,18 @@ int main(int argc, char **argv) {
     if (isatty(STDOUT_FILENO) && (tcgetattr(STDOUT_FILENO, &t) != 0 || tcsetattr(STDOUT_FILENO, TCSANOW, &t) != 0))
       status = 1;
     printf("tty ok\n");
+  } else if (strcmp(mode, "children") == 0) {
+    for (int i = 0; i < 2; ++i)
+      if (fork() == 0) _exit(0);
+    int reaped = 0;
+    while (wait(NULL) > 0) ++reaped;
+    if (reaped != 2) {
+      fprintf(stderr, "PE %d reaped %d children, expected 2\n", me, reaped);
+      status = 1;
+    }
+    shmem_barrier_all();
   } else {
-    fprintf(stderr, "usage: robust_pe sleep MS | dsm | exhaust | stdio | alloc BYTES ok|null | exit CODE | tty\n");
+    fprintf(stderr, "usage: robust_pe sleep MS | dsm | exhaust | stdio | alloc BYTES ok|null | exit CODE | tty | children\n");
     status = 2;
   }
   shmem_finalize();
