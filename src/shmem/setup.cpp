@@ -1,4 +1,5 @@
 // OpenSHMEM setup, query, exit and memory management routines.
+#include <stdio_ext.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -31,6 +32,15 @@ std::atomic<bool> g_finalized{false};
 // finalize the parent's PE when it exits (that would wait in a barrier the other PEs never join).
 pid_t g_init_pid = 0;
 
+// PEs of a job share its standard output. Written to a pipe or a file, stdout is fully buffered, and its
+// 4 KiB writes cut lines anywhere: lines of different PEs then mix ("PE 3 line 0141PE 2 line 0000"). A line
+// per write keeps them whole (a pipe takes up to 4 KiB at once; writes to one file do not interleave). Left
+// as it is when the program printed or set stdout's buffering before shmem_init (its buffer exists then).
+void line_buffer_shared_output() {
+  if (runtime::get().n_pes() > 1 && isatty(STDOUT_FILENO) == 0 && __fbufsize(stdout) == 0)
+    std::setvbuf(stdout, nullptr, _IOLBF, 0);
+}
+
 int start(int requested) {
   if (runtime::initialized()) {
     g_init_calls.fetch_add(1, std::memory_order_relaxed);
@@ -47,6 +57,7 @@ int start(int requested) {
     return 1;
   }
   bind_predefined_teams();
+  line_buffer_shared_output();
   g_init_calls.store(1, std::memory_order_release);
   g_init_pid = getpid();
   // A program may end without shmem_finalize (start_pes never needs one; shmem_init's programs often leave

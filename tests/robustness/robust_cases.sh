@@ -238,6 +238,14 @@ case $case_name in
     ((killed >= 6)) || fail "only $killed of 12 runs had a PE to kill"
     left=$(new_in_devshm "$before")
     [[ -z $left ]] || fail "UCX files left in /dev/shm: $left" ;;
+  output_lines)
+    # Lines of different PEs written to one pipe stay whole (fully buffered, they mixed: 18-34 of 8000).
+    for run in 1 2; do
+      "$RDSMRUN" -n 4 --timeout 30 "$PE" lines | cat >"$work/job.out" || fail "run $run: the job failed"
+      [[ $(wc -l <"$work/job.out") == 8000 ]] || fail "run $run: $(wc -l <"$work/job.out") lines, expected 8000"
+      bad=$(grep -cvE '^PE [0-3] line [0-9]{4} \.{42}$' "$work/job.out")
+      [[ $bad == 0 ]] || fail "run $run: $bad lines mixed from several PEs"
+    done ;;
   tcp_children)
     # With UCX_TLS set and no rdsmrun each PE starts a helper that removes its directory when it dies; a program
     # that waits for all of its children must not wait for that helper (it hung).

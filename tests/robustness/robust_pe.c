@@ -1,5 +1,5 @@
 /* A small OpenSHMEM program for the robustness cases (robust_cases.sh).
- * Usage: robust_pe sleep MS | dsm | exhaust | stdio | alloc BYTES ok|null | exit CODE | tty | children
+ * Usage: robust_pe sleep MS | dsm | exhaust | stdio | alloc BYTES ok|null | exit CODE | tty | children | lines
  *   sleep MS  init, barrier, PE 0 prints "ready", sleep MS milliseconds (signals caught meanwhile do not
  *             shorten it), barrier, finalize
  *   dsm       allocate 1 MiB of DSM memory, write it, barrier, finalize
@@ -11,7 +11,8 @@
  *   alloc     shmem_malloc(BYTES) on every PE must succeed (ok) or return NULL (null)
  *   exit      PE 0 calls shmem_global_exit(CODE) after a barrier
  *   tty       when standard output is a terminal, set its attributes (tcsetattr, unchanged) and print "tty ok"
- *   children  fork two children that exit at once, then wait until no child is left: exactly two are reaped */
+ *   children  fork two children that exit at once, then wait until no child is left: exactly two are reaped
+ *   lines     print 2000 lines "PE <me> line <i> ......" (for the check that PEs' lines do not mix) */
 #include <rdsm/dsm.h>
 #include <shmem.h>
 #include <stdio.h>
@@ -89,8 +90,10 @@ int main(int argc, char **argv) {
       status = 1;
     }
     shmem_barrier_all();
+  } else if (strcmp(mode, "lines") == 0) {
+    for (int i = 0; i < 2000; ++i) printf("PE %d line %04d ..........................................\n", me, i);
   } else {
-    fprintf(stderr, "usage: robust_pe sleep MS | dsm | exhaust | stdio | alloc BYTES ok|null | exit CODE | tty | children\n");
+    fprintf(stderr, "usage: robust_pe sleep MS | dsm | exhaust | stdio | alloc BYTES ok|null | exit CODE | tty | children | lines\n");
     status = 2;
   }
   shmem_finalize();
