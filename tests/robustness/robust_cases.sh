@@ -238,6 +238,11 @@ case $case_name in
     ((killed >= 6)) || fail "only $killed of 12 runs had a PE to kill"
     left=$(new_in_devshm "$before")
     [[ -z $left ]] || fail "UCX files left in /dev/shm: $left" ;;
+  low_fd_limit)
+    # With few descriptors allowed UCX fails with "Input/output error" only: the line names the limit.
+    expect 1 20 -- bash -c 'ulimit -n 16 && exec "$@"' low "$RDSMRUN" -n 2 --timeout 20 "$PE" sleep 0
+    grep -q 'this process may open only 16 files: raise the limit (ulimit -n 1024)' "$work/job.err" ||
+      fail "the error does not name the limit of open files" ;;
   output_lines)
     # Lines of different PEs written to one pipe stay whole (fully buffered, they mixed: 18-34 of 8000).
     for run in 1 2; do

@@ -10,6 +10,7 @@
 #include <shared_mutex>
 
 #include <sys/epoll.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include "common/cpu.hpp"
@@ -21,6 +22,15 @@
 namespace rdsm::detail {
 
 namespace {
+
+// UCX opens a dozen descriptors per worker and more per peer; its errors then say only "Input/output error".
+// Where the limit of open files is low, the error says so.
+std::string descriptor_hint() {
+  rlimit rl{};
+  if (getrlimit(RLIMIT_NOFILE, &rl) != 0 || rl.rlim_cur == RLIM_INFINITY || rl.rlim_cur >= 1024) return "";
+  return format("; this process may open only %llu files: raise the limit (ulimit -n 1024)",
+                static_cast<unsigned long long>(rl.rlim_cur));
+}
 
 std::string ucs_text(ucs_status_t s) { return ucs_status_string(s); }
 
@@ -76,7 +86,9 @@ class ucx_transport final : public transport {
     params.name = "rdsm";
     s = ucp_init(&params, cfg, &context_);
     ucp_config_release(cfg);
-    if (s != UCS_OK) return status::error("UCX could not start (ucp_init: " + ucs_text(s) + "); check UCX_TLS / UCX_NET_DEVICES");
+    if (s != UCS_OK)
+      return status::error("UCX could not start (ucp_init: " + ucs_text(s) + "); check UCX_TLS / UCX_NET_DEVICES" +
+                           descriptor_hint());
     // Stream 0's worker is shared by the application threads and the progress thread.
     streams_[0] = std::make_unique<stream>();
     RDSM_TRY(create_worker(*streams_[0], UCS_THREAD_MODE_MULTI));
@@ -394,7 +406,7 @@ class ucx_transport final : public transport {
     wp.field_mask = UCP_WORKER_PARAM_FIELD_THREAD_MODE;
     wp.thread_mode = mode;
     ucs_status_t s = ucp_worker_create(context_, &wp, &st.worker);
-    if (s != UCS_OK) return status::error("UCX worker could not be created: " + ucs_text(s));
+    if (s != UCS_OK) return status::error("UCX worker could not be created: " + ucs_text(s) + descriptor_hint());
     return {};
   }
 
