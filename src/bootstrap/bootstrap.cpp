@@ -1,12 +1,23 @@
 // Chooses the bootstrap backend from RDSM_BOOT and the environment.
 #include "bootstrap/bootstrap.hpp"
 
+#include <atomic>
 #include <cstdlib>
 
 #include "bootstrap/backends.hpp"
 #include "common/log.hpp"
 
 namespace rdsm::detail {
+
+namespace {
+std::atomic<void (*)()> g_wait_hook{nullptr};
+}  // namespace
+
+void bootstrap_set_wait_hook(void (*hook)()) { g_wait_hook.store(hook, std::memory_order_release); }
+
+void bootstrap_wait_hook() {
+  if (auto* hook = g_wait_hook.load(std::memory_order_acquire)) hook();
+}
 
 result<std::unique_ptr<bootstrap>> bootstrap_create(const config& cfg) {
   std::string boot = cfg.boot.empty() ? "auto" : cfg.boot;

@@ -34,6 +34,11 @@ class bootstrap {
   virtual status finalize() = 0;
 };
 
+/// Called every 100 ms by a thread that waits for a collective of the bootstrap (nullptr: none), so that the
+/// layer above can watch that wait as it watches its own (a peer that will never join it). Any thread.
+void bootstrap_set_wait_hook(void (*hook)());
+void bootstrap_wait_hook();
+
 /// Chooses the backend from the configuration (RDSM_BOOT, or auto: launcher if RDSM_BOOT_ADDR is set,
 /// PMIx if the process was started by a PMIx server, else singleton) and connects.
 result<std::unique_ptr<bootstrap>> bootstrap_create(const config& cfg);

@@ -19,6 +19,7 @@
 #include <cerrno>
 #include <cstring>
 
+#include "bootstrap/bootstrap.hpp"
 #include "common/config.hpp"
 #include "common/cpu.hpp"
 #include "common/log.hpp"
@@ -327,6 +328,8 @@ void watch_start(const config& cfg, int my_pe, int n_pes) {
   g_hang_ns = cfg.hang_report;
   g_self_finalizing = false;
   world_epoch = &team_world()->epoch;
+  // A wait in a collective of the bootstrap (the argument checks of collective allocations) is watched too.
+  bootstrap_set_wait_hook([] { watch_tick(monotonic_ns()); });
   finalize_words.store(runtime::get().internal() + finalize_offset / sizeof(uint64_t), std::memory_order_release);
   // The report on SIGUSR1, unless the program handles the signal itself (rdsmrun starts PEs with it
   // ignored, so that a report asked for before init costs nothing).
@@ -342,6 +345,7 @@ void watch_start(const config& cfg, int my_pe, int n_pes) {
 }
 
 void watch_stop() {
+  bootstrap_set_wait_hook(nullptr);
   if (g_handler_installed) sigaction(SIGUSR1, &g_old_usr1, nullptr);
   g_handler_installed = false;
   finalize_words.store(nullptr, std::memory_order_release);

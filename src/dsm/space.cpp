@@ -14,6 +14,8 @@
 #include "core/rma.hpp"
 #include "core/runtime.hpp"
 #include "core/sync.hpp"
+#include "core/team.hpp"
+#include "core/watch.hpp"
 #include "dsm/dsm.hpp"
 #include "dsm/fault.hpp"
 
@@ -34,7 +36,13 @@ space& space::ensure(const char* fn) {
   std::lock_guard<std::mutex> lock(start_mu);
   if (space* s = get()) return *s;
   auto* s = new space();
-  s->start(fn);
+  {
+    // The start is collective: watched as a wait for the world (a peer that finalizes instead ends the job).
+    team* world = team_world();
+    const wait_on w{.call = fn, .g = world != nullptr ? &world->g : nullptr};
+    wait_scope scope(w, /*timed=*/true);
+    s->start(fn);
+  }
   instance_.store(s, std::memory_order_release);
   return *s;
 }

@@ -13,6 +13,7 @@ static long source[4], dest[4];
 
 int main(int argc, char **argv) {
   const char *mode = argc > 1 ? argv[1] : "";
+  if (strcmp(mode, "finalize_malloc") == 0) setenv("SHMEM_DEBUG", "1", 1); /* sizes checked with every PE */
   shmem_init();
   const int me = shmem_my_pe();
   shmem_barrier_all();
@@ -67,6 +68,12 @@ int main(int argc, char **argv) {
     /* PE 0 finalizes while PE 1 waits for its block in an alltoall (from any member: every other member
        finalizes). */
     if (me == 1) shmem_alltoall(SHMEM_TEAM_WORLD, dest, source, 2);
+  } else if (strcmp(mode, "finalize_malloc") == 0) {
+    /* PE 0 finalizes while PE 1 allocates, its size checked against every PE's (SHMEM_DEBUG). */
+    if (me == 1) shmem_malloc(64);
+  } else if (strcmp(mode, "finalize_dsm_alloc") == 0) {
+    /* PE 0 finalizes while PE 1 starts the DSM with its first allocation. */
+    if (me == 1) rdsm_dsm_alloc(4096);
   } else if (strcmp(mode, "finalize_dsm_barrier") == 0) {
     /* With the DSM in use (its own barriers run in finalize): PE 1 makes one more DSM barrier. */
     rdsm_dsm_barrier();

@@ -114,10 +114,13 @@ stopped)  # (c) PE 0 is stopped: the others name it in their reports; rdsmrun na
   wait_for 'rdsmrun: PE 0 \(pid [0-9]+\) is stopped \(SIGSTOP or a debugger\) and cannot report' 10
   finish
   ;;
-finalize_barrier | finalize_broadcast | finalize_alltoall | finalize_dsm_barrier)  # (d) finalize against another collective ends the job
+finalize_barrier | finalize_broadcast | finalize_alltoall | finalize_dsm_barrier | finalize_malloc | finalize_dsm_alloc)
+  # (d) finalize against another collective ends the job (also where the other waits in a collective of the
+  # bootstrap: the argument check of an allocation, the DSM's start)
   case $case_ in
   finalize_barrier) call=shmem_barrier_all ;;
   finalize_dsm_barrier) call=rdsm_dsm_barrier ;;
+  finalize_dsm_alloc) call=rdsm_dsm_alloc ;;
   *) call="shmem_[a-z0-9_]*${case_#finalize_}[a-z0-9_]*" ;;
   esac
   t0=$(date +%s.%N)

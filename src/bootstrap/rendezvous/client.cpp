@@ -134,7 +134,11 @@ class rendezvous_bootstrap final : public bootstrap {
     ++collectives_;
     sent_bytes_ += frame.size();
     std::unique_lock<std::mutex> l(mutex_);
-    cv_.wait(l, [&] { return reply_.has_value(); });
+    while (!cv_.wait_for(l, std::chrono::milliseconds(100), [&] { return reply_.has_value(); })) {
+      l.unlock();
+      bootstrap_wait_hook();
+      l.lock();
+    }
     message m = std::move(*reply_);
     reply_.reset();
     received_bytes_ += frame_header + m.payload.size();
