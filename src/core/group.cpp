@@ -117,6 +117,7 @@ group active_set(const char* fn, int pe_start, int log_stride, int pe_size, long
 }
 
 void group_sync(const char* fn, group& g) {
+  const collective_entry entry(g, coll_kind::sync);
   if (const group_layout* l = spread_layout(g)) {
     hier_sync(fn, g, *l);
     return;
@@ -135,6 +136,7 @@ void group_barrier(const char* fn, group& g) {
 
 void group_broadcast(const char* fn, group& g, void* dest, const void* source, size_t bytes, int root,
                      bool root_receives) {
+  const collective_entry entry(g, coll_kind::broadcast);
   if (const group_layout* l = spread_layout(g)) {
     hier_broadcast(fn, g, *l, dest, source, bytes, root, root_receives);
     return;
@@ -218,6 +220,7 @@ void group_broadcast(const char* fn, group& g, void* dest, const void* source, s
 }
 
 void group_fcollect(const char* fn, group& g, void* dest, const void* source, size_t bytes) {
+  const collective_entry entry(g, coll_kind::fcollect);
   if (const group_layout* l = spread_layout(g)) {
     struct scratch {
       std::vector<size_t> offset, length;
@@ -241,6 +244,7 @@ void group_fcollect(const char* fn, group& g, void* dest, const void* source, si
 }
 
 void group_collect(const char* fn, group& g, void* dest, const void* source, size_t bytes) {
+  const collective_entry entry(g, coll_kind::collect);
   // Across hosts, teams gather the sizes in their scratch first; active sets (no scratch) chain offsets.
   const group_layout* l = spread_layout(g);
   if (l != nullptr && hier_collect_fits(g)) {
@@ -274,6 +278,7 @@ void group_collect(const char* fn, group& g, void* dest, const void* source, siz
 }
 
 void group_alltoall(const char* fn, group& g, void* dest, const void* source, size_t block_bytes) {
+  const collective_entry entry(g, coll_kind::alltoall);
   if (const group_layout* l = spread_layout(g)) {
     hier_alltoall(fn, g, *l, dest, source, block_bytes);
     return;
@@ -292,6 +297,7 @@ void group_alltoall(const char* fn, group& g, void* dest, const void* source, si
 
 void group_alltoalls(const char* fn, group& g, void* dest, const void* source, ptrdiff_t dst, ptrdiff_t sst,
                      size_t nelems, size_t elem_bytes) {
+  const collective_entry entry(g, coll_kind::alltoalls);
   const int p = parity(g);
   active_set_exit exit_sync{fn, g};
   const auto e = static_cast<ptrdiff_t>(elem_bytes);
@@ -309,6 +315,7 @@ void group_alltoalls(const char* fn, group& g, void* dest, const void* source, p
 
 void group_reduce(const char* fn, group& g, void* dest, const void* source, size_t nelems, size_t elem_bytes,
                   combine_fn combine) {
+  const collective_entry entry(g, coll_kind::reduce);
   if (const group_layout* l = spread_layout(g)) {
     hier_reduce(fn, g, *l, dest, source, nelems, elem_bytes, combine);
     return;

@@ -18,6 +18,8 @@ uint64_t g_free_slots = ~uint64_t{0};  // bit s set: this PE uses no team in slo
 constexpr size_t slots_offset = 4096;
 static_assert(slots_offset + team_slots * group_sync_longs * sizeof(long) <= internal_bytes,
               "team slots must fit in the internal area");
+// After the slots, one word per slot: the collective this PE entered last on that team.
+constexpr size_t entries_offset = slots_offset + team_slots * group_sync_longs * sizeof(long);
 
 // Each slot's scratch, in the heap's reserved area (before the user heap; symmetric): half of it for the
 // world (slot 0), whose collectives are the most common and the largest, an equal share of the rest for
@@ -35,6 +37,18 @@ long* slot_words(int slot) {
   auto* base = reinterpret_cast<char*>(runtime::get().internal()) + slots_offset;
   return reinterpret_cast<long*>(base + static_cast<size_t>(slot) * group_sync_longs * sizeof(long));
 }
+
+}  // namespace
+
+uint64_t* team_entry_word(const group& g) {
+  if (g.sequence == nullptr || g.epoch == nullptr) return nullptr;
+  const long* first = slot_words(0);
+  const auto slot = static_cast<size_t>(g.sync - first) / group_sync_longs;
+  auto* base = reinterpret_cast<char*>(runtime::get().internal()) + entries_offset;
+  return reinterpret_cast<uint64_t*>(base) + slot;
+}
+
+namespace {
 
 // Scratch words in a slot's spare line, for the slot agreement (AND of free masks) over the parent.
 long* agreement_words(team* t) { return t->g.sync + group_sync_longs - 16; }

@@ -18,6 +18,10 @@ struct team {
   int num_contexts = 0;  // from shmem_team_config_t
 };
 
+/// This PE's word that names the collective it entered last on the team of `g` (watch.hpp,
+/// collective_entry); symmetric, so pointer_to finds a member's. nullptr for an active set.
+uint64_t* team_entry_word(const group& g);
+
 /// Creates the world and shared teams (after the runtime is up).
 void teams_create();
 team* team_world();

@@ -44,8 +44,8 @@ using watch_detail::world_epoch;
 // the capacity do not publish (a job that large is told of mismatches by its watchdog only).
 constexpr size_t finalize_capacity = 2048;
 constexpr size_t finalize_offset = internal_bytes - finalize_capacity * sizeof(uint64_t);
-static_assert(4096 + team_slots * group_sync_longs * sizeof(long) <= finalize_offset,
-              "the finalize words must not overlap the team slots");
+static_assert(4096 + team_slots * (group_sync_longs * sizeof(long) + sizeof(uint64_t)) <= finalize_offset,
+              "the finalize words must not overlap the team slots and their entry words");
 
 // How long a wait in a collective other than a world barrier may see a member in finalize before that is
 // a mismatch.
@@ -256,6 +256,41 @@ uint64_t finalize_mark(const uint64_t* words, int pe) { return finalize_word(wor
         finalizing_pe, g_my_pe, call);
 }
 
+const char* kind_text(uint64_t entry) {
+  static const char* const texts[] = {"another collective", "a barrier or sync", "a broadcast", "an fcollect",
+                                      "a collect", "an alltoall", "an alltoalls", "a reduction"};
+  const uint64_t k = entry & 0xff;
+  return k < sizeof texts / sizeof texts[0] ? texts[k] : texts[0];
+}
+
+// After a second of waiting, every 100 ms: a member of the team at the same collective number in another kind
+// of collective made another call (see collective_entry). Members not mapped here are not looked at.
+void check_kinds(uint64_t& checked, uint64_t since, const wait_on& w, const char* call, uint64_t now) {
+  constexpr uint64_t after_ns = 1'000'000'000, every_ns = 100'000'000;
+  if (since == 0 || now - since < after_ns || now - checked < every_ns) return;
+  // Finalize's own waits, and waits for a member in finalize, are check_group's.
+  if (g_self_finalizing.load(std::memory_order_relaxed)) return;
+  checked = now;
+  const uint64_t* finalizing = finalize_words.load(std::memory_order_relaxed);
+  const group& g = *w.g;
+  uint64_t* word = team_entry_word(g);
+  if (word == nullptr) return;
+  const uint64_t mine = __atomic_load_n(word, __ATOMIC_RELAXED);
+  if (mine == 0) return;
+  for (int i = 0; i < g.size; ++i) {
+    const int pe = g.pe(i);
+    if (pe == g_my_pe) continue;
+    const auto* theirs = static_cast<const uint64_t*>(pointer_to(word, pe));
+    if (theirs == nullptr || (finalizing != nullptr && finalize_mark(finalizing, pe) != 0)) continue;
+    const uint64_t entry = __atomic_load_n(theirs, __ATOMIC_ACQUIRE);
+    if (entry >> 8 != mine >> 8 || (entry & 0xff) == (mine & 0xff)) continue;
+    fatal("PE %d waits in %s while PE %d is in %s of the same team, at the same point (collective %llu of the "
+          "team): collective calls do not match; every member of a team must make the same collective calls in "
+          "the same order",
+          g_my_pe, call, pe, kind_text(entry), static_cast<unsigned long long>((mine >> 8) - 1));
+  }
+}
+
 void check_group(uint64_t& first_seen, const wait_on& w, const char* call, uint64_t now) {
   const uint64_t* words = finalize_words.load(std::memory_order_relaxed);
   if (words == nullptr || __atomic_load_n(words, __ATOMIC_ACQUIRE) == 0 ||
@@ -319,8 +354,23 @@ void watch_tick(uint64_t now_ns) {
     const wait_scope* outer = s;
     while (outer->outer() != nullptr) outer = outer->outer();
     check_group(s->peer_finalizing_ns_, s->on_, outer->on().call, now_ns);
+    check_kinds(s->kinds_checked_ns_, s->since_ns_, s->on_, outer->on().call, now_ns);
   }
 }
+
+namespace {
+thread_local int t_collective_depth = 0;
+}  // namespace
+
+collective_entry::collective_entry(const group& g, coll_kind kind) {
+  if (t_collective_depth++ != 0) return;
+  uint64_t* word = team_entry_word(g);
+  if (word == nullptr) return;
+  const uint64_t number = *g.sequence + *g.epoch;
+  __atomic_store_n(word, ((number + 1) << 8) | static_cast<uint8_t>(kind), __ATOMIC_RELEASE);
+}
+
+collective_entry::~collective_entry() { --t_collective_depth; }
 
 void watch_start(const config& cfg, int my_pe, int n_pes) {
   g_my_pe = my_pe;

@@ -46,7 +46,24 @@ class wait_scope {
   wait_scope* outer_;
   uint64_t since_ns_;
   uint64_t peer_finalizing_ns_ = 0;  // when this wait first saw a member of its group in shmem_finalize
+  uint64_t kinds_checked_ns_ = 0;    // when this wait last compared its collective with its members'
   bool reported_ = false;
+};
+
+/// The collectives a team's members must call alike, for the check that they do.
+enum class coll_kind : uint8_t { sync = 1, broadcast, fcollect, collect, alltoall, alltoalls, reduce };
+
+/// At the entry of a collective on a team (the outermost of this thread: collectives built of others name
+/// the outer one): publishes its kind and its number on the team (barriers plus other collectives so far,
+/// equal on every member at the same call) in this PE's word of the team (team_entry_word). A member that
+/// has waited a second in a collective of the team reads its peers' words: one at the same number with
+/// another kind made another call, and the job ends naming both. One store per collective.
+class collective_entry {
+ public:
+  collective_entry(const group& g, coll_kind kind);
+  ~collective_entry();
+  collective_entry(const collective_entry&) = delete;
+  collective_entry& operator=(const collective_entry&) = delete;
 };
 
 /// Called by waiting loops now and then (the back-off's slow path, which has just read the clock): prints

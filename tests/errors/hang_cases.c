@@ -68,6 +68,10 @@ int main(int argc, char **argv) {
     /* PE 0 finalizes while PE 1 waits for its block in an alltoall (from any member: every other member
        finalizes). */
     if (me == 1) shmem_alltoall(SHMEM_TEAM_WORLD, dest, source, 2);
+  } else if (strcmp(mode, "barrier_vs_broadcast") == 0) {
+    /* PE 0 enters a barrier where the others enter a broadcast: neither can finish. */
+    if (me == 0) shmem_barrier_all();
+    else shmem_broadcast(SHMEM_TEAM_WORLD, dest, source, 4, 0);
   } else if (strcmp(mode, "finalize_malloc") == 0) {
     /* PE 0 finalizes while PE 1 allocates, its size checked against every PE's (SHMEM_DEBUG). */
     if (me == 1) shmem_malloc(64);

@@ -138,6 +138,20 @@ finalize_barrier | finalize_broadcast | finalize_alltoall | finalize_dsm_barrier
   echo "the job ended in $took s"
   awk -v t="$took" 'BEGIN { exit !(t > 20) }' && { echo "FAIL: the job took $took s to end (at most 20 s)"; fail=1; }
   ;;
+kinds)  # (f) members of a team in different collectives at the same point: the job ends, naming both
+  t0=$(date +%s.%N)
+  timeout 60 "$rdsmrun" -n 3 "$prog" barrier_vs_broadcast "$tag" >"$out" 2>&1
+  status=$?
+  t1=$(date +%s.%N)
+  cat "$out"
+  [ "$status" -ne 0 ] || { echo "FAIL: expected a non-zero exit status, got 0"; fail=1; }
+  [ "$status" -ne 124 ] || { echo "FAIL: the job hung and was ended by the test's time limit"; fail=1; }
+  check "PE [12] waits in shmem_[a-z_]*broadcast while PE 0 is in a barrier or sync of the same team|PE 0 waits in shmem_barrier_all while PE [12] is in a broadcast of the same team"
+  n=$(grep -c 'collective calls do not match' "$out")
+  [ "$n" -eq 1 ] || { echo "FAIL: $n error lines, expected one"; fail=1; }
+  took=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", b - a }')
+  awk -v t="$took" 'BEGIN { exit !(t > 20) }' && { echo "FAIL: the job took $took s to end (at most 20 s)"; fail=1; }
+  ;;
 finalize_apart)  # PEs that reach finalize far apart in a correct program are no mismatch
   timeout 60 "$rdsmrun" -n 2 "$prog" finalize_matched "$tag" >"$out" 2>&1
   status=$?
