@@ -20,6 +20,24 @@ cleanup() {
 trap cleanup EXIT
 
 check() { grep -Eq -- "$1" "$out" || { echo "FAIL: output does not match /$1/"; fail=1; }; }
+# mismatch_job PES MODE REGEX: the job of mismatched collective calls ends by itself within 20 s, non-zero, with
+# one line naming the mismatch (matching REGEX).
+mismatch_job() {
+  local t0 t1 status n took
+  t0=$(date +%s.%N)
+  timeout 60 "$rdsmrun" -n "$1" "$prog" "$2" "$tag" >"$out" 2>&1
+  status=$?
+  t1=$(date +%s.%N)
+  cat "$out"
+  [ "$status" -ne 0 ] || { echo "FAIL: expected a non-zero exit status, got 0"; fail=1; }
+  [ "$status" -ne 124 ] || { echo "FAIL: the job hung and was ended by the test's time limit"; fail=1; }
+  check "$3"
+  n=$(grep -c 'collective calls do not match' "$out")
+  [ "$n" -eq 1 ] || { echo "FAIL: $n error lines, expected one"; fail=1; }
+  took=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", b - a }')
+  echo "the job ended in $took s"
+  awk -v t="$took" 'BEGIN { exit !(t > 20) }' && { echo "FAIL: the job took $took s to end (at most 20 s)"; fail=1; }
+}
 # Waits until the output matches, up to $2 seconds.
 wait_for() {
   for _ in $(seq $(($2 * 10))); do
@@ -123,34 +141,11 @@ finalize_barrier | finalize_broadcast | finalize_alltoall | finalize_dsm_barrier
   finalize_dsm_alloc) call=rdsm_dsm_alloc ;;
   *) call="shmem_[a-z0-9_]*${case_#finalize_}[a-z0-9_]*" ;;
   esac
-  t0=$(date +%s.%N)
-  timeout 60 "$rdsmrun" -n 2 "$prog" "$case_" "$tag" >"$out" 2>&1
-  status=$?
-  t1=$(date +%s.%N)
-  cat "$out"
-  [ "$status" -ne 0 ] || { echo "FAIL: expected a non-zero exit status, got 0"; fail=1; }
-  [ "$status" -ne 124 ] || { echo "FAIL: the job hung and was ended by the test's time limit"; fail=1; }
-  check "PE 0 called shmem_finalize while PE 1 waits in $call: collective calls do not match"
+  mismatch_job 2 "$case_" "PE 0 called shmem_finalize while PE 1 waits in $call: collective calls do not match"
   [ "$case_" != finalize_barrier ] || check "PE 0 printed this before shmem_finalize"
-  n=$(grep -c 'collective calls do not match' "$out")
-  [ "$n" -eq 1 ] || { echo "FAIL: $n error lines, expected one"; fail=1; }
-  took=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", b - a }')
-  echo "the job ended in $took s"
-  awk -v t="$took" 'BEGIN { exit !(t > 20) }' && { echo "FAIL: the job took $took s to end (at most 20 s)"; fail=1; }
   ;;
 kinds)  # (f) members of a team in different collectives at the same point: the job ends, naming both
-  t0=$(date +%s.%N)
-  timeout 60 "$rdsmrun" -n 3 "$prog" barrier_vs_broadcast "$tag" >"$out" 2>&1
-  status=$?
-  t1=$(date +%s.%N)
-  cat "$out"
-  [ "$status" -ne 0 ] || { echo "FAIL: expected a non-zero exit status, got 0"; fail=1; }
-  [ "$status" -ne 124 ] || { echo "FAIL: the job hung and was ended by the test's time limit"; fail=1; }
-  check "PE [12] waits in shmem_[a-z_]*broadcast while PE 0 is in a barrier or sync of the same team|PE 0 waits in shmem_barrier_all while PE [12] is in a broadcast of the same team"
-  n=$(grep -c 'collective calls do not match' "$out")
-  [ "$n" -eq 1 ] || { echo "FAIL: $n error lines, expected one"; fail=1; }
-  took=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", b - a }')
-  awk -v t="$took" 'BEGIN { exit !(t > 20) }' && { echo "FAIL: the job took $took s to end (at most 20 s)"; fail=1; }
+  mismatch_job 3 barrier_vs_broadcast "PE [12] waits in shmem_[a-z_]*broadcast while PE 0 is in a barrier or sync of the same team|PE 0 waits in shmem_barrier_all while PE [12] is in a broadcast of the same team"
   ;;
 finalize_apart)  # PEs that reach finalize far apart in a correct program are no mismatch
   timeout 60 "$rdsmrun" -n 2 "$prog" finalize_matched "$tag" >"$out" 2>&1
