@@ -15,19 +15,26 @@ std::string self_path() {
 }
 }  // namespace
 
-std::optional<mapping> find_mapping(uint64_t lo, uint64_t hi) {
+std::vector<mapping> find_mappings(uint64_t lo, uint64_t hi) {
+  std::vector<mapping> hits;
   FILE* maps = std::fopen("/proc/self/maps", "r");
-  if (maps == nullptr) return std::nullopt;
-  std::optional<mapping> hit;
+  if (maps == nullptr) return hits;
   char line[4352];
-  while (!hit && std::fgets(line, sizeof line, maps) != nullptr) {
+  while (std::fgets(line, sizeof line, maps) != nullptr) {
     unsigned long long from = 0, to = 0;
     char perms[8] = "", name[4096] = "";
     if (std::sscanf(line, "%llx-%llx %7s %*s %*s %*s %4095[^\n]", &from, &to, perms, name) < 3) continue;
-    if (from < hi && to > lo) hit = mapping{from, to, perms[1] == 'w', name};
+    if (from >= hi) break;  // the lines are in address order
+    if (to > lo) hits.push_back(mapping{from, to, perms[1] == 'w', perms[3] == 's', name});
   }
   std::fclose(maps);
-  return hit;
+  return hits;
+}
+
+std::optional<mapping> find_mapping(uint64_t lo, uint64_t hi) {
+  std::vector<mapping> hits = find_mappings(lo, hi);
+  if (hits.empty()) return std::nullopt;
+  return hits.front();
 }
 
 std::string address_kind(const void* p) {

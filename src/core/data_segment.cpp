@@ -8,14 +8,17 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cctype>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <vector>
 
 #include "common/log.hpp"
+#include "common/mappings.hpp"
 
 namespace rdsm::detail {
 namespace {
@@ -47,6 +50,112 @@ result<int> memory_file(const char* name, size_t bytes) {
     return s;
   }
   return fd;
+}
+
+// Whether the page at `p` holds only zeros. The program's own code may have poisoned parts of the segment (the
+// guard zones AddressSanitizer puts between globals): read as raw memory.
+__attribute__((no_sanitize("address", "thread"))) bool zero_page(uintptr_t p, size_t page) {
+  uint64_t any = 0;
+  for (size_t at = 0; at < page; at += sizeof any) {
+    uint64_t word;
+    std::memcpy(&word, reinterpret_cast<const void*>(p + at), sizeof word);
+    any |= word;
+  }
+  return any == 0;
+}
+
+// Writes runs of consecutive pages of the segment to the file at their offsets in it.
+class run_writer {
+ public:
+  run_writer(int fd, uintptr_t base, size_t page) : fd_(fd), base_(base), page_(page) {}
+  // Adds the page at `p`; false after a write failed (errno says why).
+  bool add(uintptr_t p) {
+    if (p != hi_ && !flush()) return false;
+    if (lo_ == hi_) lo_ = hi_ = p;
+    hi_ += page_;
+    return true;
+  }
+  bool flush() {
+    // The system call itself, not the C library's pwrite: a program built with AddressSanitizer checks the
+    // buffer of a pwrite, and the segment holds its poisoned guard zones between variables.
+    for (uintptr_t p = lo_; p < hi_;) {
+      const auto n = static_cast<ssize_t>(syscall(SYS_pwrite64, fd_, reinterpret_cast<const void*>(p), hi_ - p,
+                                                  static_cast<off_t>(p - base_)));
+      if (n <= 0) return false;
+      p += static_cast<size_t>(n);
+    }
+    lo_ = hi_ = 0;
+    return true;
+  }
+
+ private:
+  int fd_;
+  uintptr_t base_;
+  size_t page_;
+  uintptr_t lo_ = 0, hi_ = 0;  // the run not written yet
+};
+
+// Which pages of the segment are known to be zero without reading them. A page of a private anonymous mapping
+// (the .bss past the last page of the file, which the loader maps anonymously) that was never touched is zero,
+// and reading it would cost a page fault: /proc/self/pagemap shows it neither present nor swapped out. (mincore
+// would not do: it calls a page that is swapped out, or a page of the executable evicted from the page cache,
+// not resident, yet both hold data.) Pages of any other mapping (.data, whose pages are the file's until
+// written) are read. Without /proc, every page is read.
+struct page_survey {
+  std::vector<mapping> anonymous_maps;  // the segment's private anonymous mappings, by address
+  int pagemap = -1;                     // /proc/self/pagemap, or -1
+
+  explicit page_survey(const data_segment& seg) {
+    for (const mapping& m : find_mappings(seg.start, seg.start + seg.length))
+      if (!m.shared && (m.name.empty() || m.name == "[heap]" || m.name.starts_with("[anon:")))
+        anonymous_maps.push_back(m);
+    if (!anonymous_maps.empty()) pagemap = open("/proc/self/pagemap", O_RDONLY | O_CLOEXEC);
+  }
+  ~page_survey() {
+    if (pagemap >= 0) close(pagemap);
+  }
+  page_survey(const page_survey&) = delete;
+  page_survey& operator=(const page_survey&) = delete;
+};
+
+// Copies the pages of `seg` that hold anything but zeros into `fd` (a new file of the segment's size, all
+// holes) at their offsets. The others stay holes, which read as zeros and take no memory: a large array the
+// program never touched costs neither time nor memory. False if a write failed (errno says why).
+bool copy_nonzero_pages(const data_segment& seg, int fd, const page_survey& survey) {
+  const size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
+  const uintptr_t end = seg.start + seg.length;
+  const std::vector<mapping>& anonymous_maps = survey.anonymous_maps;
+  constexpr uint64_t present = 1ULL << 63, swapped = 1ULL << 62;
+  run_writer out(fd, seg.start, page);
+  bool ok = true;
+  size_t next_anonymous = 0;
+  for (uintptr_t p = seg.start; ok && p < end;) {
+    while (next_anonymous < anonymous_maps.size() && anonymous_maps[next_anonymous].to <= p)
+      ++next_anonymous;
+    const mapping* anonymous =
+        next_anonymous < anonymous_maps.size() && anonymous_maps[next_anonymous].from <= p
+            ? &anonymous_maps[next_anonymous]
+            : nullptr;
+    // A batch of pages of one kind: up to 512 of an anonymous mapping (one read of the page map), or the
+    // pages up to the next anonymous mapping.
+    uint64_t entries[512];
+    uintptr_t batch_end = end;
+    bool known = false;  // entries says which pages were never touched
+    if (anonymous != nullptr) {
+      batch_end = std::min<uintptr_t>({end, anonymous->to, p + 512 * page});
+      const size_t bytes = (batch_end - p) / page * sizeof(uint64_t);
+      known = survey.pagemap >= 0 && pread(survey.pagemap, entries, bytes,
+                                           static_cast<off_t>(p / page * sizeof(uint64_t))) ==
+                                         static_cast<ssize_t>(bytes);
+    } else if (next_anonymous < anonymous_maps.size()) {
+      batch_end = std::min<uintptr_t>(end, anonymous_maps[next_anonymous].from);
+    }
+    for (size_t i = 0; ok && p < batch_end; ++i, p += page) {
+      if (known && (entries[i] & (present | swapped)) == 0) continue;
+      if (!zero_page(p, page)) ok = out.add(p);
+    }
+  }
+  return ok && out.flush();
 }
 
 }  // namespace
@@ -85,15 +194,8 @@ result<int> share_data_segment(const data_segment& seg) {
     return s;
   };
   // Copy the current contents, then replace the pages in place by the file's: same bytes, now shareable.
-  // The system call itself, not the C library's pwrite: a program built with AddressSanitizer checks the
-  // buffer of a pwrite, and the segment holds its poisoned guard zones between variables.
-  const auto* src = reinterpret_cast<const char*>(seg.start);
-  for (size_t done = 0; done < seg.length;) {
-    const auto n = static_cast<ssize_t>(
-        syscall(SYS_pwrite64, fd, src + done, seg.length - done, static_cast<off_t>(done)));
-    if (n <= 0) return fail("pwrite");
-    done += static_cast<size_t>(n);
-  }
+  const page_survey survey(seg);
+  if (!copy_nonzero_pages(seg, fd, survey)) return fail("pwrite");
   void* at = mmap(reinterpret_cast<void*>(seg.start), seg.length, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED,
                   fd, 0);
   if (at == MAP_FAILED) return fail("mmap");

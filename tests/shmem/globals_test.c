@@ -1,0 +1,89 @@
+/* Global variables shared between the PEs of a host (RDSM_SHARE_GLOBALS=1): argv[1] names the case.
+ * "untouched": a large static array the program never touched takes no memory in the memory file that holds
+ * the globals, and a peer reads through its mapping what was stored before shmem_init, and zeros elsewhere. */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <shmem.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define UNTOUCHED_BYTES (64L << 20)
+#define STORED_LONGS (1L << 20)
+
+static char untouched[UNTOUCHED_BYTES]; /* never written */
+static long stored[STORED_LONGS];       /* three entries written before shmem_init */
+long initialized = 42;                  /* .data */
+
+static int failures;
+#define CHECK(cond, ...)                                                 \
+  do {                                                                   \
+    if (!(cond)) {                                                       \
+      fprintf(stderr, "globals_test: PE %d: ", shmem_my_pe());          \
+      fprintf(stderr, __VA_ARGS__);                                      \
+      fprintf(stderr, "\n");                                             \
+      ++failures;                                                        \
+    }                                                                    \
+  } while (0)
+
+/* Bytes of memory the memory file of this process's globals holds, or -1 if there is none. */
+static long long globals_file_bytes(void) {
+  DIR* dir = opendir("/proc/self/fd");
+  long long bytes = -1;
+  struct dirent* e;
+  while (dir != NULL && (e = readdir(dir)) != NULL) {
+    char path[300], target[256];
+    snprintf(path, sizeof path, "/proc/self/fd/%s", e->d_name);
+    const ssize_t n = readlink(path, target, sizeof target - 1);
+    if (n <= 0) continue;
+    target[n] = '\0';
+    struct stat st;
+    if (strncmp(target, "/memfd:rdsm-globals", 19) == 0 && stat(path, &st) == 0) bytes = (long long)st.st_blocks * 512;
+  }
+  if (dir != NULL) closedir(dir);
+  return bytes;
+}
+
+static void untouched_case(void) {
+  stored[0] = 1;
+  stored[12345] = 2;
+  stored[STORED_LONGS - 1] = 3;
+  shmem_init();
+  const int me = shmem_my_pe(), peer = (me + 1) % shmem_n_pes();
+  const long long bytes = globals_file_bytes();
+  CHECK(bytes >= 0, "no memory file holds the global variables");
+  CHECK(bytes < (4L << 20), "the memory file of the globals holds %lld bytes; the data written is a few pages",
+        bytes);
+  shmem_barrier_all(); /* every PE measured its file before any reads a peer's */
+  const long* s = shmem_ptr(stored, peer);
+  const char* u = shmem_ptr(untouched, peer);
+  const long* i = shmem_ptr(&initialized, peer);
+  CHECK(s != NULL && u != NULL && i != NULL, "PE %d's globals are not mapped here", peer);
+  if (s != NULL && u != NULL && i != NULL) {
+    CHECK(s[0] == 1 && s[12345] == 2 && s[STORED_LONGS - 1] == 3, "PE %d's stores before shmem_init: %ld %ld %ld",
+          peer, s[0], s[12345], s[STORED_LONGS - 1]);
+    CHECK(s[1] == 0 && s[54321] == 0 && s[STORED_LONGS - 2] == 0, "PE %d's zeros: %ld %ld %ld", peer, s[1], s[54321],
+          s[STORED_LONGS - 2]);
+    CHECK(u[0] == 0 && u[UNTOUCHED_BYTES / 2] == 0 && u[UNTOUCHED_BYTES - 1] == 0, "PE %d's untouched array",
+          peer);
+    CHECK(*i == 42, "PE %d's initialized variable: %ld", peer, *i);
+  }
+  shmem_barrier_all();
+}
+
+int main(int argc, char** argv) {
+  if (argc < 2) {
+    fprintf(stderr, "usage: globals_test untouched\n");
+    return 2;
+  }
+  if (strcmp(argv[1], "untouched") == 0) {
+    untouched_case();
+  } else {
+    fprintf(stderr, "globals_test: unknown case %s\n", argv[1]);
+    return 2;
+  }
+  shmem_finalize();
+  return failures != 0;
+}
