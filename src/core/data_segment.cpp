@@ -3,14 +3,18 @@
 
 #include <fcntl.h>
 #include <link.h>
+#include <linux/futex.h>
+#include <signal.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cctype>
 #include <cerrno>
+#include <climits>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -19,6 +23,7 @@
 
 #include "common/log.hpp"
 #include "common/mappings.hpp"
+#include "common/signal_chain.hpp"
 
 namespace rdsm::detail {
 namespace {
@@ -158,6 +163,88 @@ bool copy_nonzero_pages(const data_segment& seg, int fd, const page_survey& surv
   return ok && out.flush();
 }
 
+// Stores that other threads make while the segment moves onto its file. The pages are copied into the file, then
+// the file is mapped over them: a store between a page's copy and the mapping would be lost with the old page
+// (a thread started before shmem_init lost millions). So for that window the segment's writable part is
+// read-only. Loads go on; a store faults, and on_segv makes its thread wait until the file is mapped, then
+// returns: the store runs again and lands in the shared mapping. The handler stays installed after the window:
+// the kernel may raise a fault on the read-only page just before the mapping replaces it and deliver it only
+// later (the thread was preempted in between), and a handler put back at the window's end would take that for a
+// real fault and end the process. Such a late fault is retried once per thread and address. Every other fault
+// goes on to the handler installed before (the program's, or the default action: a crash still crashes), as
+// does a fault after the window on the program's own mprotect of its globals, once retried. The runtime moves
+// the segment after creating the transport, so that UCX's handler (installed when its library loads) is already
+// gone then and never becomes the one chained to. (A system call that writes into the segment during the
+// window, a read() into a global buffer, fails with EFAULT instead: no handler sees it.)
+constexpr uint32_t window_closed = 0, window_open = 1;
+std::atomic<uint32_t> window{window_closed};
+uintptr_t window_lo = 0, window_hi = 0;  // the part of the segment that is read-only in the window
+pid_t window_owner = 0;                  // the thread that moves the segment, which must not wait for itself
+struct sigaction previous_segv {};
+bool handler_installed = false;
+thread_local uintptr_t retried __attribute__((tls_model("initial-exec"))) = 0;
+
+void on_segv(int sig, siginfo_t* info, void* context) {
+  const auto a = reinterpret_cast<uintptr_t>(info->si_addr);
+  if (info->si_code == SEGV_ACCERR && a >= window_lo && a < window_hi) {
+    if (window.load(std::memory_order_acquire) == window_open) {
+      if (gettid() != window_owner) {
+        const int saved_errno = errno;
+        while (window.load(std::memory_order_acquire) == window_open)
+          syscall(SYS_futex, &window, FUTEX_WAIT_PRIVATE, window_open, nullptr, nullptr, 0);
+        errno = saved_errno;
+        return;
+      }
+    } else if (retried != a) {
+      retried = a;
+      return;
+    }
+  }
+  chain_signal(previous_segv, sig, info, context);
+}
+
+void install_segv_handler() {
+  if (handler_installed) return;  // once: a handler chained to itself would never end
+  struct sigaction sa {};
+  sa.sa_sigaction = &on_segv;
+  sa.sa_flags = SA_SIGINFO | SA_RESTART | SA_ONSTACK;
+  sigemptyset(&sa.sa_mask);
+  sigaction(SIGSEGV, &sa, &previous_segv);
+  handler_installed = true;
+}
+
+// Moves the segment onto `fd` inside the window. Returns nullptr, or the call that failed (errno says why), with
+// the segment as it was. Only system calls between the window's opening and its closing, made directly: a malloc
+// the program defines itself, or a library's hook on mmap (UCX watches memory events), could store to the
+// program's globals and end this thread.
+const char* move_segment(const data_segment& seg, int fd, const page_survey& survey) {
+  const uintptr_t end = seg.start + seg.length;
+  window_lo = seg.relro_end;
+  window_hi = end;
+  window_owner = gettid();
+  window.store(window_open, std::memory_order_release);
+  const char* failed = nullptr;
+  const bool read_only = mprotect(reinterpret_cast<void*>(window_lo), window_hi - window_lo, PROT_READ) == 0;
+  if (!read_only) {
+    failed = "mprotect";
+  } else if (!copy_nonzero_pages(seg, fd, survey)) {
+    failed = "pwrite";
+  } else if (syscall(SYS_mmap, seg.start, seg.length, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, fd, 0) == -1) {
+    failed = "mmap";
+  }
+  const int saved_errno = errno;
+  if (failed == nullptr) {
+    if (seg.relro_end > seg.start)  // keep relocated read-only data read-only
+      mprotect(reinterpret_cast<void*>(seg.start), seg.relro_end - seg.start, PROT_READ);
+  } else if (read_only) {
+    mprotect(reinterpret_cast<void*>(window_lo), window_hi - window_lo, PROT_READ | PROT_WRITE);
+  }
+  window.store(window_closed, std::memory_order_release);
+  syscall(SYS_futex, &window, FUTEX_WAKE_PRIVATE, INT_MAX, nullptr, nullptr, 0);
+  errno = saved_errno;
+  return failed;
+}
+
 }  // namespace
 
 data_segment find_data_segment() {
@@ -194,13 +281,9 @@ result<int> share_data_segment(const data_segment& seg) {
     return s;
   };
   // Copy the current contents, then replace the pages in place by the file's: same bytes, now shareable.
-  const page_survey survey(seg);
-  if (!copy_nonzero_pages(seg, fd, survey)) return fail("pwrite");
-  void* at = mmap(reinterpret_cast<void*>(seg.start), seg.length, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED,
-                  fd, 0);
-  if (at == MAP_FAILED) return fail("mmap");
-  if (seg.relro_end > seg.start)  // keep relocated read-only data read-only
-    mprotect(reinterpret_cast<void*>(seg.start), seg.relro_end - seg.start, PROT_READ);
+  const page_survey survey(seg);  // allocates: before the window
+  install_segv_handler();
+  if (const char* failed = move_segment(seg, fd, survey)) return fail(failed);
   return fd;
 }
 

@@ -21,8 +21,10 @@ data_segment find_data_segment();
 
 /// Moves the segment's pages onto a memory file, in place and with the same contents, so that PEs on this
 /// host can map them: global variables become load/store targets like the heap. Pages that hold only zeros
-/// (a large array never touched) stay holes of the file: they cost neither time nor memory. Must run before
-/// any other thread of the process writes globals. Returns the descriptor for peers to open via /proc.
+/// (a large array never touched) stay holes of the file: they cost neither time nor memory. Other threads may
+/// go on using globals meanwhile: a store waits until the file is mapped (a SIGSEGV handler, installed for
+/// the life of the process, that passes every other fault on). Returns the descriptor for peers to open via
+/// /proc.
 result<int> share_data_segment(const data_segment& seg);
 
 /// Creates a zero-filled shared mapping of `bytes` on a new memory file named `name` (mode 0600: only this

@@ -86,15 +86,6 @@ status runtime::start(int requested_thread_level) {
   instance_ = this;  // from here on, fatal errors end the whole job
   set_fatal_handler(&fatal_through_job);
 
-  // Globals move onto a memory file before any transport registers them or starts threads.
-  data_.area = find_data_segment();
-  if (cfg_.share_globals && n_pes_ > 1) {
-    auto fd = share_data_segment(data_.area);
-    if (fd.ok())
-      data_.fd = fd.value();
-    else
-      RDSM_LOG_WARN("boot", "%s; global variables are reached through UCX", fd.error().message().c_str());
-  }
   const size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
   RDSM_ASSIGN_OR_RETURN(sync_.fd, create_shared_area("rdsm-sync", internal_bytes, page, sync_.area));
 
@@ -104,6 +95,16 @@ status runtime::start(int requested_thread_level) {
                           abort_job(1, format("lost contact with PE %d (%s): it has probably died; ending the job",
                                               pe, cause.c_str()));
                         }, cfg_.shm_dir));
+  // Globals move onto a memory file before the transport registers them, and after it has put back the signal
+  // handlers UCX installs when it loads (data_segment.cpp chains to the handler it finds).
+  data_.area = find_data_segment();
+  if (cfg_.share_globals && n_pes_ > 1) {
+    auto fd = share_data_segment(data_.area);
+    if (fd.ok())
+      data_.fd = fd.value();
+    else
+      RDSM_LOG_WARN("boot", "%s; global variables are reached through UCX", fd.error().message().c_str());
+  }
   // Each PE's job record travels with its worker address: what PEs must agree on is checked before any
   // connection is made.
   const job_record mine = job_record_make(cfg_, executable_identity(data_.area));

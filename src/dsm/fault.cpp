@@ -20,6 +20,7 @@
 
 #include "common/cpu.hpp"
 #include "common/log.hpp"
+#include "common/signal_chain.hpp"
 #include "core/runtime.hpp"
 #include "core/watch.hpp"
 #include "dsm/access_decode.hpp"
@@ -67,18 +68,6 @@ bool write_access(void* context, [[maybe_unused]] page_state s) {
 #endif
 }
 
-void chain(const struct sigaction& previous, int sig, siginfo_t* info, void* context) {
-  if ((previous.sa_flags & SA_SIGINFO) != 0 && previous.sa_sigaction != nullptr) {
-    previous.sa_sigaction(sig, info, context);
-  } else if (previous.sa_handler != SIG_DFL && previous.sa_handler != SIG_IGN) {
-    previous.sa_handler(sig);
-  } else if (sig == SIGSEGV) {  // (SIGURG's default action is to ignore it)
-    // Default action: restore it; the faulting instruction runs again and the process ends as it would
-    // have without rdsm.
-    signal(sig, SIG_DFL);
-  }
-}
-
 void say(const char* text) {
   ssize_t n = write(STDERR_FILENO, text, std::strlen(text));
   (void)n;
@@ -88,7 +77,7 @@ void on_segv(int sig, siginfo_t* info, void* context) {
   space* s = active.load(std::memory_order_acquire);
   const auto a = reinterpret_cast<uintptr_t>(info->si_addr);
   if (s == nullptr || !s->contains(a)) {
-    chain(previous, sig, info, context);
+    chain_signal(previous, sig, info, context);
     return;
   }
   if (on_service_thread()) {
@@ -106,7 +95,7 @@ void on_segv(int sig, siginfo_t* info, void* context) {
 void on_nudge(int sig, siginfo_t* info, void* context) {
   space* s = active.load(std::memory_order_acquire);
   if (info->si_code != SI_QUEUE || info->si_value.sival_int != nudge_tag) {
-    chain(previous_nudge, sig, info, context);
+    chain_signal(previous_nudge, sig, info, context);
     return;
   }
   if (s == nullptr || on_service_thread()) return;

@@ -1,8 +1,12 @@
 /* Global variables shared between the PEs of a host (RDSM_SHARE_GLOBALS=1): argv[1] names the case.
  * "untouched": a large static array the program never touched takes no memory in the memory file that holds
- * the globals, and a peer reads through its mapping what was stored before shmem_init, and zeros elsewhere. */
+ * the globals, and a peer reads through its mapping what was stored before shmem_init, and zeros elsewhere.
+ * "stores_during_init": a thread started before shmem_init sets each byte of a global array once while
+ * shmem_init moves the globals onto that file; none of its stores is lost, here or as a peer sees them. */
 #define _GNU_SOURCE
 #include <dirent.h>
+#include <pthread.h>
+#include <sched.h>
 #include <shmem.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,6 +20,14 @@
 static char untouched[UNTOUCHED_BYTES]; /* never written */
 static long stored[STORED_LONGS];       /* three entries written before shmem_init */
 long initialized = 42;                  /* .data */
+#define FLAGS (16L << 20)
+/* The pages are copied in address order: flags' first, then the ballast's, which takes a while. */
+static struct {
+  char flags[FLAGS]; /* each byte set once by the thread */
+  char ballast[16L << 20];
+} moved;
+static volatile int stop; /* tells the thread to stop */
+static long flags_set;    /* how many it set: flags[0, flags_set) */
 
 static int failures;
 #define CHECK(cond, ...)                                                 \
@@ -73,13 +85,56 @@ static void untouched_case(void) {
   shmem_barrier_all();
 }
 
+static void* set_flags(void* unused) {
+  (void)unused;
+  long i = 0;
+  for (; !stop && i < FLAGS; ++i) {
+    moved.flags[i] = 1;
+    for (volatile int k = 0; k < 200; ++k) { /* ~4 s for all: the thread still runs when shmem_init ends */
+    }
+  }
+  flags_set = i;
+  return NULL;
+}
+
+static void stores_during_init_case(void) {
+  memset(moved.ballast, 0x5a, sizeof moved.ballast);
+  pthread_t thread;
+  if (pthread_create(&thread, NULL, set_flags, NULL) != 0) {
+    fprintf(stderr, "globals_test: pthread_create failed\n");
+    exit(1);
+  }
+  while (*(volatile char*)&moved.flags[4096] == 0) sched_yield(); /* under way */
+  shmem_init();
+  stop = 1;
+  pthread_join(thread, NULL);
+  long lost = 0, first = -1;
+  for (long i = 0; i < flags_set; ++i)
+    if (moved.flags[i] != 1 && lost++ == 0) first = i;
+  CHECK(lost == 0, "%ld of the %ld stores a thread made to a global array during shmem_init were lost (the first at %ld)",
+        lost, flags_set, first);
+  shmem_barrier_all();
+  const int peer = (shmem_my_pe() + 1) % shmem_n_pes();
+  const char* f = shmem_ptr(moved.flags, peer);
+  const long peer_set = shmem_long_g(&flags_set, peer);
+  CHECK(f != NULL, "PE %d's globals are not mapped here", peer);
+  for (long i = 0; f != NULL && i < peer_set; ++i)
+    if (f[i] != 1) {
+      CHECK(0, "PE %d's byte %ld, set during its shmem_init, reads %d here", peer, i, f[i]);
+      break;
+    }
+  shmem_barrier_all();
+}
+
 int main(int argc, char** argv) {
   if (argc < 2) {
-    fprintf(stderr, "usage: globals_test untouched\n");
+    fprintf(stderr, "usage: globals_test untouched|stores_during_init\n");
     return 2;
   }
   if (strcmp(argv[1], "untouched") == 0) {
     untouched_case();
+  } else if (strcmp(argv[1], "stores_during_init") == 0) {
+    stores_during_init_case();
   } else {
     fprintf(stderr, "globals_test: unknown case %s\n", argv[1]);
     return 2;
