@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <link.h>
 #include <linux/futex.h>
+#include <pthread.h>
 #include <signal.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
@@ -19,6 +20,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <mutex>
 #include <vector>
 
 #include "common/log.hpp"
@@ -27,6 +29,11 @@
 
 namespace rdsm::detail {
 namespace {
+
+// The memory file the segment was moved onto, kept open for the life of the process (a child forked even after
+// shmem_finalize maps it privately: fork_child), or -1.
+int segment_file = -1;
+data_segment shared_segment;  // the segment on segment_file
 
 // Identifies the kernel instance: PEs with equal ids share memory and process ids. RDSM_HOST_ID splits
 // one kernel into several "hosts" (the multi-host tests run one per network namespace), whose PEs then
@@ -181,7 +188,7 @@ std::atomic<uint32_t> window{window_closed};
 uintptr_t window_lo = 0, window_hi = 0;  // the part of the segment that is read-only in the window
 pid_t window_owner = 0;                  // the thread that moves the segment, which must not wait for itself
 struct sigaction previous_segv {};
-bool handler_installed = false;
+bool handlers_installed = false;
 thread_local uintptr_t retried __attribute__((tls_model("initial-exec"))) = 0;
 
 void on_segv(int sig, siginfo_t* info, void* context) {
@@ -203,14 +210,50 @@ void on_segv(int sig, siginfo_t* info, void* context) {
   chain_signal(previous_segv, sig, info, context);
 }
 
-void install_segv_handler() {
-  if (handler_installed) return;  // once: a handler chained to itself would never end
+// Held while the segment moves onto its file: a fork waits for the window to close. A child forked inside it
+// would keep a read-only segment whose window never closes there.
+std::mutex moving;
+
+// A child forked once the segment is on its file would inherit the shared mapping: its stores would reach the
+// parent and the parent's peers, and theirs the child. The child handler maps the file again over the segment,
+// MAP_PRIVATE|MAP_FIXED: nothing is copied, so fork (and fork+exec) stays as cheap with a segment of 1 GiB as
+// with none. What Linux guarantees for a private mapping of a file that others go on writing (POSIX leaves it
+// unspecified): a page the child writes becomes its own copy at that first store, taken from the file as it
+// is then; a page it has not written shows the file as it is now. So the child starts from the parent's values
+// and its stores stay its own, but until it writes a page it may see later stores of the parent or a peer to
+// that page, where POSIX would give it a snapshot taken at fork. A snapshot would cost a copy of the written
+// pages at every fork, made in the parent before fork returns (the parent goes on writing while the child
+// runs): a price every fork+exec would pay for nothing.
+// The child is no PE: it maps with the system call, unseen by UCX's memory hooks (the parent's registrations
+// are none of the child's business), and it drops the file, so that its own shmem_init, if it made one, would
+// share its globals anew.
+void fork_prepare() { moving.lock(); }
+void fork_parent() { moving.unlock(); }
+void fork_child() {
+  moving.unlock();
+  if (segment_file < 0) return;
+  const data_segment& seg = shared_segment;
+  if (syscall(SYS_mmap, seg.start, seg.length, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_FIXED, segment_file, 0) ==
+      -1) {
+    const char text[] = "rdsm: a child forked by a PE could not map its global variables privately; it ends\n";
+    ssize_t n = write(STDERR_FILENO, text, sizeof text - 1);
+    (void)n;
+    _exit(127);
+  }
+  if (seg.relro_end > seg.start) mprotect(reinterpret_cast<void*>(seg.start), seg.relro_end - seg.start, PROT_READ);
+  close(segment_file);
+  segment_file = -1;
+}
+
+void install_handlers() {
+  if (handlers_installed) return;  // once: a handler chained to itself would never end
   struct sigaction sa {};
   sa.sa_sigaction = &on_segv;
   sa.sa_flags = SA_SIGINFO | SA_RESTART | SA_ONSTACK;
   sigemptyset(&sa.sa_mask);
   sigaction(SIGSEGV, &sa, &previous_segv);
-  handler_installed = true;
+  pthread_atfork(&fork_prepare, &fork_parent, &fork_child);
+  handlers_installed = true;
 }
 
 // Moves the segment onto `fd` inside the window. Returns nullptr, or the call that failed (errno says why), with
@@ -282,8 +325,11 @@ result<int> share_data_segment(const data_segment& seg) {
   };
   // Copy the current contents, then replace the pages in place by the file's: same bytes, now shareable.
   const page_survey survey(seg);  // allocates: before the window
-  install_segv_handler();
+  install_handlers();
+  std::lock_guard<std::mutex> no_fork(moving);
   if (const char* failed = move_segment(seg, fd, survey)) return fail(failed);
+  segment_file = fd;
+  shared_segment = seg;
   return fd;
 }
 

@@ -24,7 +24,9 @@ data_segment find_data_segment();
 /// (a large array never touched) stay holes of the file: they cost neither time nor memory. Other threads may
 /// go on using globals meanwhile: a store waits until the file is mapped (a SIGSEGV handler, installed for
 /// the life of the process, that passes every other fault on). Returns the descriptor for peers to open via
-/// /proc.
+/// /proc, which stays open, owned here, for the life of the process: a child the process forks, even after
+/// shmem_finalize, gets a private copy-on-write mapping of it in place of the shared one (its stores are its
+/// own, as POSIX has it; it may see stores made to the file after fork to pages it has not written yet).
 result<int> share_data_segment(const data_segment& seg);
 
 /// Creates a zero-filled shared mapping of `bytes` on a new memory file named `name` (mode 0600: only this

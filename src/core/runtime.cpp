@@ -328,9 +328,9 @@ void runtime::stop() {
   watch_stop();
   for (shared_region* r : {&heap_memory_, &data_, &sync_, &attached_})
     unmap_peer_segments(r->area, r->peers, my_pe_, r->files);
-  // The globals' pages stay mapped (the program still uses them); the runtime's own areas go, and the DSM
-  // closes its frames' file itself.
-  for (shared_region* r : {&heap_memory_, &data_, &sync_})
+  // The globals' pages stay mapped (the program still uses them), and their file stays open (data_segment.hpp);
+  // the runtime's own areas go, and the DSM closes its frames' file itself.
+  for (shared_region* r : {&heap_memory_, &sync_})
     if (r->fd >= 0) close(r->fd);
   for (shared_region* r : {&heap_memory_, &sync_}) munmap(reinterpret_cast<void*>(r->area.start), r->area.length);
   boot_.reset();

@@ -2,7 +2,8 @@
  * "untouched": a large static array the program never touched takes no memory in the memory file that holds
  * the globals, and a peer reads through its mapping what was stored before shmem_init, and zeros elsewhere.
  * "stores_during_init": a thread started before shmem_init sets each byte of a global array once while
- * shmem_init moves the globals onto that file; none of its stores is lost, here or as a peer sees them. */
+ * shmem_init moves the globals onto that file; none of its stores is lost, here or as a peer sees them.
+ * "fork": a child forked after shmem_init starts with the PE's globals, and its stores to them are its own. */
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <pthread.h>
@@ -12,12 +13,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #define UNTOUCHED_BYTES (64L << 20)
 #define STORED_LONGS (1L << 20)
 
-static char untouched[UNTOUCHED_BYTES]; /* never written */
+static char untouched[UNTOUCHED_BYTES]; /* never written (but by a forked child) */
 static long stored[STORED_LONGS];       /* three entries written before shmem_init */
 long initialized = 42;                  /* .data */
 #define FLAGS (16L << 20)
@@ -26,6 +28,8 @@ static struct {
   char flags[FLAGS]; /* each byte set once by the thread */
   char ballast[16L << 20];
 } moved;
+long counter = 5;         /* .data, written by a forked child */
+static long bss_value;    /* .bss, written by a forked child */
 static volatile int stop; /* tells the thread to stop */
 static long flags_set;    /* how many it set: flags[0, flags_set) */
 
@@ -126,15 +130,40 @@ static void stores_during_init_case(void) {
   shmem_barrier_all();
 }
 
+static void fork_case(void) {
+  shmem_init();
+  const pid_t child = fork();
+  if (child == 0) {
+    const int inherited = counter == 5 && bss_value == 0;
+    counter = 999;
+    bss_value = 777;
+    untouched[0] = 1;
+    _exit(inherited ? 0 : 3);
+  }
+  int status = -1;
+  CHECK(child > 0 && waitpid(child, &status, 0) == child && WIFEXITED(status) && WEXITSTATUS(status) == 0,
+        "the forked child did not start with the parent's globals (wait status %d)", status);
+  CHECK(counter == 5 && bss_value == 0 && untouched[0] == 0,
+        "the forked child's stores reached the parent's globals: counter %ld, bss_value %ld, untouched[0] %d",
+        counter, bss_value, untouched[0]);
+  shmem_barrier_all();
+  const int peer = (shmem_my_pe() + 1) % shmem_n_pes();
+  CHECK(shmem_long_g(&counter, peer) == 5, "PE %d's counter reads %ld: its child's store reached it", peer,
+        shmem_long_g(&counter, peer));
+  shmem_barrier_all();
+}
+
 int main(int argc, char** argv) {
   if (argc < 2) {
-    fprintf(stderr, "usage: globals_test untouched|stores_during_init\n");
+    fprintf(stderr, "usage: globals_test untouched|stores_during_init|fork\n");
     return 2;
   }
   if (strcmp(argv[1], "untouched") == 0) {
     untouched_case();
   } else if (strcmp(argv[1], "stores_during_init") == 0) {
     stores_during_init_case();
+  } else if (strcmp(argv[1], "fork") == 0) {
+    fork_case();
   } else {
     fprintf(stderr, "globals_test: unknown case %s\n", argv[1]);
     return 2;
