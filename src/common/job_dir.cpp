@@ -39,13 +39,6 @@ result<std::string> name_stem(const std::string& parent, const char* prefix, con
 
 }  // namespace
 
-result<std::string> job_dir_create(const std::string& parent, const char* prefix, const char* variable) {
-  RDSM_ASSIGN_OR_RETURN(std::string path, name_stem(parent, prefix, variable));
-  path += "XXXXXX";
-  if (mkdtemp(path.data()) == nullptr) return job_dir_error(parent, variable, std::strerror(errno));
-  return path;
-}
-
 void job_dir_remove(const std::string& path) {
   if (path.empty()) return;
   int dfd = open(path.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);

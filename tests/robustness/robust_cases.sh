@@ -155,6 +155,16 @@ case $case_name in
       [[ $rc == $((128 + $(kill -l "$sig"))) ]] || fail "rdsmrun exited $rc after SIG$sig"
       shm_empty "after SIG$sig"
     done
+    # SIGKILL cannot be passed on: the PEs end with rdsmrun, and its helper removes the job's directory.
+    "$RDSMRUN" -n 2 --timeout 60 "$PE" sleep 30000 >"$work/job.out" 2>"$work/job.err" &
+    r=$!
+    started+=("$r")
+    for ((t = 0; t < 200; t++)); do grep -q ready "$work/job.out" && break; sleep 0.05; done
+    grep -q ready "$work/job.out" || fail "the job did not start"
+    kill -9 "$r"
+    wait "$r"
+    for ((t = 0; t < 60; t++)); do [[ -z $(ls -A "$shm") ]] && break; sleep 0.05; done
+    shm_empty "3 s after SIGKILL of rdsmrun"
     # Ctrl-Z (SIGTSTP) stops the PEs with rdsmrun, SIGCONT lets them go on (they ran on while rdsmrun stopped).
     "$RDSMRUN" -n 2 --timeout 60 "$PE" sleep 30000 >"$work/job.out" 2>"$work/job.err" &
     r=$!

@@ -213,24 +213,27 @@ std::string make_secret() {
 }
 
 // The job's directory for UCX's shared memory files: every PE's POSIX segments (UCX_POSIX_DIR), so that
-// nothing stays in /dev/shm when a PE dies before UCX has unlinked its files. Removed when rdsmrun exits.
-std::string g_job_dir;
+// nothing stays in /dev/shm when a PE dies before UCX has unlinked its files. Removed when rdsmrun exits, and
+// by its helper when rdsmrun is killed (SIGKILL left it behind; the PEs end with rdsmrun).
+job_dir_lease g_job_dir;
 
 void remove_job_dir() {
-  job_dir_remove(g_job_dir);
-  g_job_dir.clear();
+  job_dir_remove(g_job_dir.path);
+  g_job_dir.path.clear();
+  if (g_job_dir.lifeline >= 0) ::close(g_job_dir.lifeline);  // the helper finds nothing left and ends
+  g_job_dir.lifeline = -1;
 }
 
 void make_job_dir(const config& cfg) {
   if (std::getenv("UCX_POSIX_DIR") != nullptr) return;  // the user chose one: theirs to manage
-  auto dir = job_dir_create(cfg.shm_dir, "rdsm-job", "RDSM_SHM_DIR");
+  auto dir = job_dir_create_removed_at_exit(cfg.shm_dir, "rdsm-job", "RDSM_SHM_DIR");
   if (!dir.ok()) {
     std::fprintf(stderr, "rdsmrun: %s; UCX's shared memory files go to /dev/shm\n", dir.error().message().c_str());
     return;
   }
-  g_job_dir = dir.value();
+  g_job_dir = dir.take();
   std::atexit(remove_job_dir);
-  ::setenv("UCX_POSIX_DIR", g_job_dir.c_str(), 1);
+  ::setenv("UCX_POSIX_DIR", g_job_dir.path.c_str(), 1);
 }
 
 // Checks the job's configuration once, here, as every PE would read it: a malformed variable is one line
