@@ -10,7 +10,6 @@
 #include "common/log.hpp"
 #include "core/runtime.hpp"
 #include "core/sync.hpp"
-#include "core/team.hpp"
 #include "core/watch.hpp"
 
 namespace rdsm::detail {
@@ -42,10 +41,7 @@ void check_same_arguments(const char* fn, const char* what, const uint64_t* valu
   runtime& rt = runtime::get();
   if (rt.n_pes() == 1) return;
   const std::string mine(reinterpret_cast<const char*>(values), n * sizeof(uint64_t));
-  // Every PE must join: watched as a wait for the world (a peer that finalizes instead ends the job).
-  team* world = team_world();
-  const wait_on w{.call = fn, .g = world != nullptr ? &world->g : nullptr};
-  wait_scope scope(w, /*timed=*/true);
+  const world_wait every_pe(fn);
   auto all = rt.boot().allgather(mine);
   if (!all.ok()) fatal("%s: %s", fn, all.error().message().c_str());
   for (int pe = 0; pe < rt.n_pes(); ++pe) {

@@ -358,6 +358,9 @@ void watch_tick(uint64_t now_ns) {
   }
 }
 
+world_wait::world_wait(const char* call)
+    : on_{.call = call, .g = team_world() != nullptr ? &team_world()->g : nullptr}, scope_(on_, /*timed=*/true) {}
+
 namespace {
 thread_local int t_collective_depth = 0;
 }  // namespace

@@ -50,6 +50,17 @@ class wait_scope {
   bool reported_ = false;
 };
 
+/// A wait for every PE of the job in a collective that no group of the runtime runs (one of the bootstrap, the
+/// DSM's start): watched as a wait in the world team, so that a peer that finalizes instead ends the job.
+class world_wait {
+ public:
+  explicit world_wait(const char* call);
+
+ private:
+  wait_on on_;
+  wait_scope scope_;
+};
+
 /// The collectives a team's members must call alike, for the check that they do.
 enum class coll_kind : uint8_t { sync = 1, broadcast, fcollect, collect, alltoall, alltoalls, reduce };
 

@@ -14,7 +14,6 @@
 #include "core/rma.hpp"
 #include "core/runtime.hpp"
 #include "core/sync.hpp"
-#include "core/team.hpp"
 #include "core/watch.hpp"
 #include "dsm/dsm.hpp"
 #include "dsm/fault.hpp"
@@ -37,10 +36,7 @@ space& space::ensure(const char* fn) {
   if (space* s = get()) return *s;
   auto* s = new space();
   {
-    // The start is collective: watched as a wait for the world (a peer that finalizes instead ends the job).
-    team* world = team_world();
-    const wait_on w{.call = fn, .g = world != nullptr ? &world->g : nullptr};
-    wait_scope scope(w, /*timed=*/true);
+    const world_wait every_pe(fn);  // the start is collective
     s->start(fn);
   }
   instance_.store(s, std::memory_order_release);
