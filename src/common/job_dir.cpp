@@ -37,8 +37,7 @@ result<std::string> name_stem(const std::string& parent, const char* prefix, con
   return stem;
 }
 
-}  // namespace
-
+// The directory and the files in it.
 void job_dir_remove(const std::string& path) {
   if (path.empty()) return;
   int dfd = open(path.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
@@ -54,8 +53,6 @@ void job_dir_remove(const std::string& path) {
   }
   rmdir(path.c_str());
 }
-
-namespace {
 
 // The helper waits on a pipe that nothing writes but "keep": the read ends when every write end has closed,
 // that is when this process has ended (the write end is close-on-exec: programs it starts do not hold it).
@@ -143,6 +140,13 @@ result<job_dir_lease> job_dir_create_removed_at_exit(const std::string& parent, 
     if (err != EEXIST) return job_dir_error(parent, variable, std::strerror(err));
   }
   return job_dir_error(parent, variable, "eight random names were all taken");
+}
+
+void job_dir_release(job_dir_lease& lease) {
+  job_dir_remove(lease.path);
+  lease.path.clear();
+  if (lease.lifeline >= 0) close(lease.lifeline);
+  lease.lifeline = -1;
 }
 
 }  // namespace rdsm::detail

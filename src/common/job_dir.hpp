@@ -7,10 +7,6 @@
 
 namespace rdsm::detail {
 
-/// Removes the directory and the files in it (one level: UCX makes no subdirectories). Errors are ignored:
-/// this runs while a job ends.
-void job_dir_remove(const std::string& path);
-
 /// A directory of this process's own, and the descriptor that keeps its helper waiting (-1: none started).
 struct job_dir_lease {
   std::string path;
@@ -27,5 +23,10 @@ struct job_dir_lease {
 /// -1.
 result<job_dir_lease> job_dir_create_removed_at_exit(const std::string& parent, const char* prefix,
                                                      const char* variable);
+
+/// Removes the lease's directory now, with the files in it (one level: UCX makes no subdirectories), and lets
+/// its helper end (it finds nothing left); the lease is then empty. Errors are ignored: this runs while a job
+/// ends.
+void job_dir_release(job_dir_lease& lease);
 
 }  // namespace rdsm::detail

@@ -49,8 +49,7 @@ constexpr const char* usage =
     "SIGALRM, SIGVTALRM, SIGPROF, SIGXCPU and SIGXFSZ are passed on to the PEs; SIGTSTP stops them with\n"
     "rdsmrun until it continues). When one PE fails, every other PE is ended within 2 s. The job's shared\n"
     "memory files live in a directory of its own (in RDSM_SHM_DIR, default /dev/shm), removed when the job\n"
-    "ends. The PEs' network traffic stays on loopback\n"
-    "(UCX_NET_DEVICES=lo) unless UCX_NET_DEVICES is set.\n"
+    "ends. The PEs' network traffic stays on loopback (UCX_NET_DEVICES=lo) unless UCX_NET_DEVICES is set.\n"
     "\n"
     "A stuck job: SIGUSR1 to rdsmrun (kill -USR1 PID) makes every PE write one line per waiting thread to\n"
     "stderr (the call it waits in and on what: PE, address, value); rdsmrun names stopped PEs itself.\n"
@@ -217,12 +216,7 @@ std::string make_secret() {
 // by its helper when rdsmrun is killed (SIGKILL left it behind; the PEs end with rdsmrun).
 job_dir_lease g_job_dir;
 
-void remove_job_dir() {
-  job_dir_remove(g_job_dir.path);
-  g_job_dir.path.clear();
-  if (g_job_dir.lifeline >= 0) ::close(g_job_dir.lifeline);  // the helper finds nothing left and ends
-  g_job_dir.lifeline = -1;
-}
+void remove_job_dir() { job_dir_release(g_job_dir); }
 
 void make_job_dir(const config& cfg) {
   if (std::getenv("UCX_POSIX_DIR") != nullptr) return;  // the user chose one: theirs to manage

@@ -2,7 +2,6 @@
 #include "transport/ucx/ucx_setup.hpp"
 
 #include <dlfcn.h>
-#include <unistd.h>
 
 #include <csignal>
 #include <cstdio>
@@ -22,11 +21,10 @@ void ucx_shm_dir::use(ucp_config_t* cfg, const std::string& parent) {
                   dir.error().message().c_str());
     return;
   }
-  path_ = dir.value().path;
-  lifeline_ = dir.value().lifeline;
+  dir_ = dir.take();
   // UCX 1.13 applies a key that no UCP setting has to every transport setting of that name: the POSIX
   // transport's DIR (UCX_POSIX_DIR) is the only one.
-  ucs_status_t s = ucp_config_modify(cfg, "DIR", path_.c_str());
+  ucs_status_t s = ucp_config_modify(cfg, "DIR", dir_.path.c_str());
   if (s != UCS_OK) {
     RDSM_LOG_WARN("boot", "UCX does not take a directory for its shared memory files (%s); it uses /dev/shm",
                   ucs_status_string(s));
@@ -34,12 +32,7 @@ void ucx_shm_dir::use(ucp_config_t* cfg, const std::string& parent) {
   }
 }
 
-void ucx_shm_dir::remove() {
-  job_dir_remove(path_);
-  path_.clear();
-  if (lifeline_ >= 0) close(lifeline_);  // the helper finds nothing left to remove and ends
-  lifeline_ = -1;
-}
+void ucx_shm_dir::remove() { job_dir_release(dir_); }
 
 status check_tls(int n_pes) {
   const char* tls = std::getenv("UCX_TLS");

@@ -5,6 +5,7 @@
 
 #include <string>
 
+#include "common/job_dir.hpp"
 #include "common/status.hpp"
 
 namespace rdsm::detail {
@@ -24,8 +25,7 @@ class ucx_shm_dir {
   void remove();
 
  private:
-  std::string path_;
-  int lifeline_ = -1;
+  job_dir_lease dir_;
 };
 
 /// A job of several PEs needs a transport that detects a peer's failure (rdsm ends the job when a PE dies,
