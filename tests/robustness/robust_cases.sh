@@ -44,6 +44,14 @@ new_in_devshm() {
 }
 # A random pause of 0 to 149 ms: kills land anywhere in the first moments of a job, shmem_init included.
 random_pause() { sleep "0.$(printf %03d $((RANDOM % 150)))"; }
+# Starts a job of 2 PEs that sleep, its output in $work/job.out and .err, and waits until it runs; r is rdsmrun.
+sleeping_job() {
+  "$RDSMRUN" -n 2 --timeout 60 "$PE" sleep 30000 >"$work/job.out" 2>"$work/job.err" &
+  r=$!
+  started+=("$r")
+  for ((t = 0; t < 200; t++)); do grep -q ready "$work/job.out" && break; sleep 0.05; done
+  grep -q ready "$work/job.out" || fail "the job did not start"
+}
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
 
 # Over-large sizes must stop before anything is mapped; should a check fail to, the file size limit stops
@@ -115,11 +123,7 @@ case $case_name in
   sighup)
     # SIGHUP to rdsmrun ends the job: passed on to the PEs, whose default action ends them (UCX's own
     # SIGHUP handler turned on its debug output instead, and the PEs ran on until rdsmrun's SIGKILL).
-    "$RDSMRUN" -n 2 --timeout 60 "$PE" sleep 30000 >"$work/job.out" 2>"$work/job.err" &
-    r=$!
-    started+=("$r")
-    for ((t = 0; t < 200; t++)); do grep -q ready "$work/job.out" && break; sleep 0.05; done
-    grep -q ready "$work/job.out" || fail "the job did not start"
+    sleeping_job
     t0=$(date +%s%N)
     kill -HUP "$r"
     wait "$r"
@@ -144,11 +148,7 @@ case $case_name in
     # Any signal whose default ends rdsmrun is passed on and ends the job: nothing of it is left (SIGUSR2 and
     # SIGALRM killed rdsmrun and left the job's directory).
     for sig in USR2 ALRM; do
-      "$RDSMRUN" -n 2 --timeout 60 "$PE" sleep 30000 >"$work/job.out" 2>"$work/job.err" &
-      r=$!
-      started+=("$r")
-      for ((t = 0; t < 200; t++)); do grep -q ready "$work/job.out" && break; sleep 0.05; done
-      grep -q ready "$work/job.out" || fail "the job did not start"
+      sleeping_job
       kill -"$sig" "$r"
       wait "$r"
       rc=$?
@@ -156,20 +156,13 @@ case $case_name in
       shm_empty "after SIG$sig"
     done
     # SIGKILL cannot be passed on: the PEs end with rdsmrun, and its helper removes the job's directory.
-    "$RDSMRUN" -n 2 --timeout 60 "$PE" sleep 30000 >"$work/job.out" 2>"$work/job.err" &
-    r=$!
-    started+=("$r")
-    for ((t = 0; t < 200; t++)); do grep -q ready "$work/job.out" && break; sleep 0.05; done
-    grep -q ready "$work/job.out" || fail "the job did not start"
+    sleeping_job
     kill -9 "$r"
     wait "$r"
     for ((t = 0; t < 60; t++)); do [[ -z $(ls -A "$shm") ]] && break; sleep 0.05; done
     shm_empty "3 s after SIGKILL of rdsmrun"
     # Ctrl-Z (SIGTSTP) stops the PEs with rdsmrun, SIGCONT lets them go on (they ran on while rdsmrun stopped).
-    "$RDSMRUN" -n 2 --timeout 60 "$PE" sleep 30000 >"$work/job.out" 2>"$work/job.err" &
-    r=$!
-    started+=("$r")
-    for ((t = 0; t < 200; t++)); do grep -q ready "$work/job.out" && break; sleep 0.05; done
+    sleeping_job
     # shellcheck disable=SC2207  # pids: words without globs
     kids=($(cat "/proc/$r/task/$r/children"))
     ((${#kids[@]} == 2)) || fail "rdsmrun has ${#kids[@]} children, expected 2"
