@@ -9,6 +9,16 @@
 extern "C" {
 #endif
 
+/* The complex types of the reductions. C++ and C before C99 have no _Complex: GCC and Clang accept it there as
+ * an extension, and __extension__ keeps -Wpedantic quiet about it in programs that include this header. */
+#if defined(__GNUC__)
+__extension__ typedef double _Complex rdsm_shmem_complexd;
+__extension__ typedef float _Complex rdsm_shmem_complexf;
+#else
+typedef double _Complex rdsm_shmem_complexd;
+typedef float _Complex rdsm_shmem_complexf;
+#endif
+
 /* ---- Teams ------------------------------------------------------------------------------------ */
 typedef struct rdsm_team *shmem_team_t;
 typedef struct {
@@ -172,7 +182,7 @@ RDSM_SHMEM_RMA_TYPES(RDSM_DECL_COLL)
   X(int32_t, int32) X(int64_t, int64) X(uint8_t, uint8) X(uint16_t, uint16) X(uint32_t, uint32)          \
   X(uint64_t, uint64) X(size_t, size) X(float, float) X(double, double) X(long double, longdouble)
 #define RDSM_SHMEM_REDUCE_ARITH_TYPES(X) \
-  RDSM_SHMEM_REDUCE_MINMAX_TYPES(X) X(double _Complex, complexd) X(float _Complex, complexf)
+  RDSM_SHMEM_REDUCE_MINMAX_TYPES(X) X(rdsm_shmem_complexd, complexd) X(rdsm_shmem_complexf, complexf)
 #define RDSM_DECL_REDUCE(T, N, OP) \
   SHMEM_API int shmem_##N##_##OP##_reduce(shmem_team_t team, T *dest, const T *source, size_t nreduce) SHMEM_NOEXCEPT;
 #define RDSM_DECL_REDUCE_BITWISE(T, N) RDSM_DECL_REDUCE(T, N, and) RDSM_DECL_REDUCE(T, N, or) RDSM_DECL_REDUCE(T, N, xor)
@@ -224,7 +234,7 @@ RDSM_SHMEM_LEGACY_SIZES(RDSM_DECL_LEGACY_SIZED)
 #define RDSM_SHMEM_TO_ALL_MINMAX_TYPES(X) \
   RDSM_SHMEM_TO_ALL_BITWISE_TYPES(X) X(float, float) X(double, double) X(long double, longdouble)
 #define RDSM_SHMEM_TO_ALL_ARITH_TYPES(X) \
-  RDSM_SHMEM_TO_ALL_MINMAX_TYPES(X) X(double _Complex, complexd) X(float _Complex, complexf)
+  RDSM_SHMEM_TO_ALL_MINMAX_TYPES(X) X(rdsm_shmem_complexd, complexd) X(rdsm_shmem_complexf, complexf)
 #define RDSM_DECL_TO_ALL(T, N, OP)                                                                       \
   SHMEM_API void shmem_##N##_##OP##_to_all(T *dest, const T *source, int nreduce, int PE_start, int logPE_stride, \
                                            int PE_size, T *pWrk, long *pSync) SHMEM_NOEXCEPT;

@@ -32,7 +32,7 @@
   X(unsigned char, uchar) X(unsigned short, ushort) X(unsigned int, uint) X(unsigned long, ulong)   \
   X(unsigned long long, ulonglong) X(float, float) X(double, double) X(long double, longdouble)
 #define RDSM_GENERIC_REDUCE_ARITH_TYPES(X) \
-  RDSM_GENERIC_REDUCE_MINMAX_TYPES(X) X(double _Complex, complexd) X(float _Complex, complexf)
+  RDSM_GENERIC_REDUCE_MINMAX_TYPES(X) X(rdsm_shmem_complexd, complexd) X(rdsm_shmem_complexf, complexf)
 /* Deprecated (1.4) AMO names: shmem_fetch, shmem_set, shmem_swap and shmem_cswap, shmem_finc, shmem_inc, ... */
 #define RDSM_GENERIC_DEPR_AMO_TYPES(X) X(int, int) X(long, long) X(long long, longlong)
 #define RDSM_GENERIC_DEPR_EXT_AMO_TYPES(X) X(float, float) X(double, double) RDSM_GENERIC_DEPR_AMO_TYPES(X)

@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Installs the Debian packages rdsm needs, if any is missing. Safe to run again.
-# --tests: also what only the test suite uses (a one-node Slurm for compat.slurm), when run as root.
+# --tests: also what only the test suite uses (a one-node Slurm for compat.slurm, clang for
+# compat.pedantic_headers), when run as root.
 set -euo pipefail
 packages=(cmake make g++ pkg-config dpkg-dev libucx-dev ucx-utils libpmix-dev libgtest-dev openmpi-bin libopenmpi-dev procps gdb gnuplot-nox python3 spin)
 if [ "${1:-}" = "--tests" ] && [ "$(id -u)" -eq 0 ]; then
-  packages+=(slurmctld slurmd slurm-client munge slurm-wlm-basic-plugins)
+  packages+=(slurmctld slurmd slurm-client munge slurm-wlm-basic-plugins clang)
 fi
 missing=()
 for p in "${packages[@]}"; do

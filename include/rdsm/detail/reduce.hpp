@@ -49,11 +49,11 @@ inline constexpr bool reduce_supported =
   template <class U>                                                                                     \
   int reduce_c(op::OP*, shmem_team_t team, U* dest, const U* src, std::size_t n) {                       \
     if constexpr (std::is_same_v<U, std::complex<double>>)                                               \
-      return reduce_c(static_cast<op::OP*>(nullptr), team, reinterpret_cast<double _Complex*>(dest),     \
-                      reinterpret_cast<const double _Complex*>(src), n);                                 \
+      return reduce_c(static_cast<op::OP*>(nullptr), team, reinterpret_cast<rdsm_shmem_complexd*>(dest), \
+                      reinterpret_cast<const rdsm_shmem_complexd*>(src), n);                             \
     else if constexpr (std::is_same_v<U, std::complex<float>>)                                           \
-      return reduce_c(static_cast<op::OP*>(nullptr), team, reinterpret_cast<float _Complex*>(dest),      \
-                      reinterpret_cast<const float _Complex*>(src), n);                                  \
+      return reduce_c(static_cast<op::OP*>(nullptr), team, reinterpret_cast<rdsm_shmem_complexf*>(dest), \
+                      reinterpret_cast<const rdsm_shmem_complexf*>(src), n);                             \
     else TABLE(ROW) {                                                                                                                                                     \
       static_assert(always_false<U>, "rdsm::reduce: no shmem_*_" #OP "_reduce for this type");           \
       return -1;                                                                                         \
