@@ -2,6 +2,7 @@
 #include "common/limits.hpp"
 
 #include <sys/sysinfo.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
@@ -78,6 +79,20 @@ status check_host_limits(const config& cfg, int local_pes, int n_pes, const host
                                 static_cast<unsigned long long>(dsm_bytes_per_page), format_bytes(page).c_str(),
                                 pes_text(static_cast<int>(local)).c_str(), memory_text(mem).c_str(),
                                 format_bytes(dsm_max).c_str()));
+  return {};
+}
+
+status check_dsm_settings(const config& cfg, bool this_host) {
+  const uint64_t page = cfg.dsm_page_size;
+  const uint64_t min_page = this_host ? std::max<uint64_t>(4096, static_cast<uint64_t>(sysconf(_SC_PAGESIZE))) : 4096;
+  constexpr uint64_t max_page = uint64_t{2} << 20;  // the heap's base alignment: a page never spans two blocks
+  if (page < min_page || (page & (page - 1)) != 0 || page > max_page)
+    return status::error(format("RDSM_DSM_PAGE_SIZE=%llu is not a power of two between the system page size "
+                                "(%llu) and 2 MiB; use e.g. 4K or 64K",
+                                static_cast<unsigned long long>(page), static_cast<unsigned long long>(min_page)));
+  if (cfg.dsm_prefetch < 1 || cfg.dsm_prefetch > 64)
+    return status::error(format("RDSM_DSM_PREFETCH=%llu is out of range; use 1 (no prefetch) to 64",
+                                static_cast<unsigned long long>(cfg.dsm_prefetch)));
   return {};
 }
 

@@ -83,6 +83,7 @@ status runtime::start(int requested_thread_level) {
   const int local_guess = std::strcmp(boot_->name(), "launcher") == 0 ? n_pes_ : 1;
   RDSM_TRY(check_host_limits(cfg_, local_guess, n_pes_, host_memory_size()));
   RDSM_TRY(check_dsm_base(cfg_, /*mappings=*/true));
+  RDSM_TRY(check_dsm_settings(cfg_, /*this_host=*/true));
   instance_ = this;  // from here on, fatal errors end the whole job
   set_fatal_handler(&fatal_through_job);
 

@@ -121,7 +121,7 @@ int rdsm_dsm_home(const void* p) noexcept {
 size_t rdsm_dsm_page_size(void) noexcept {
   rdsm::detail::runtime::checked("rdsm_dsm_page_size");
   const space* s = space::get();
-  return s != nullptr ? s->page_size() : space::configured_page_size("rdsm_dsm_page_size");
+  return s != nullptr ? s->page_size() : space::configured_page_size();
 }
 
 }  // extern "C"

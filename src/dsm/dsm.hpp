@@ -78,9 +78,8 @@ class space final : private sequential_port {
   static space* get() { return instance_.load(std::memory_order_acquire); }
   /// The DSM, created on first use (collective); ends the job naming `fn` on failure.
   static space& ensure(const char* fn);
-  /// RDSM_DSM_PAGE_SIZE, checked (ends the job naming `fn` when it is not a usable page size): what the DSM
-  /// uses, known before it starts.
-  static size_t configured_page_size(const char* fn);
+  /// RDSM_DSM_PAGE_SIZE (checked at init, check_dsm_settings): what the DSM uses, known before it starts.
+  static size_t configured_page_size();
 
   // Allocation (space.cpp)
   void* allocate(const char* fn, size_t bytes, rdsm_dsm_placement_t placement, size_t param);

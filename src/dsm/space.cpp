@@ -43,15 +43,7 @@ space& space::ensure(const char* fn) {
   return *s;
 }
 
-size_t space::configured_page_size(const char* fn) {
-  const size_t page = runtime::get().cfg().dsm_page_size;
-  const auto sys_page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
-  if (page < sys_page || (page & (page - 1)) != 0 || page > symmetric_heap::base_alignment)
-    fatal("%s: RDSM_DSM_PAGE_SIZE=%zu is not a power of two between the system page size (%zu) and 2 MiB; "
-          "use e.g. 4K or 64K",
-          fn, page, sys_page);
-  return page;
-}
+size_t space::configured_page_size() { return runtime::get().cfg().dsm_page_size; }
 
 void space::start(const char* fn) {
   runtime& rt = runtime::get();
@@ -59,15 +51,12 @@ void space::start(const char* fn) {
   my_pe_ = rt.my_pe();
   n_pes_ = rt.n_pes();
   release_mode_ = cfg.dsm_consistency != "sequential";
-  page_size_ = configured_page_size(fn);
+  page_size_ = configured_page_size();
   shift_ = static_cast<unsigned>(__builtin_ctzll(page_size_));
   size_ = (cfg.dsm_size + page_size_ - 1) / page_size_ * page_size_;
   if (size_ == 0 || size_ / page_size_ > (uint64_t{1} << 31))
     fatal("%s: RDSM_DSM_SIZE=%zu is out of range; use between one page and 2^31 pages", fn, static_cast<size_t>(cfg.dsm_size));
   n_pages_ = static_cast<uint32_t>(size_ / page_size_);
-  if (cfg.dsm_prefetch < 1 || cfg.dsm_prefetch > 64)
-    fatal("%s: RDSM_DSM_PREFETCH=%llu is out of range; use 1 (no prefetch) to 64", fn,
-          static_cast<unsigned long long>(cfg.dsm_prefetch));
   char* end = nullptr;
   errno = 0;
   base_ = std::strtoull(cfg.dsm_base.c_str(), &end, 0);

@@ -67,7 +67,7 @@ int main(int argc, char **argv) {
     if (p == NULL && q != NULL && shmem_my_pe() == 0) printf("DSM usable after exhaustion\n");
     rdsm_dsm_free(q);
   } else {
-    rdsm_dsm_barrier(); /* configuration errors surface at the DSM's first use */
+    rdsm_dsm_barrier(); /* configuration errors surface at shmem_init or at the DSM's first use */
   }
   shmem_finalize();
   return 0;

@@ -88,7 +88,15 @@ case $case_name in
     one_line '^rdsmrun: RDSM_DSM_CONSISTENCY="eventual" is not valid'
     # An unknown variable is one warning for the job, and the job runs.
     RDSM_NOT_A_SETTING=1 expect 0 20 -- "$RDSMRUN" -n 4 --timeout 20 "$PE" sleep 0
-    one_line 'unknown variable RDSM_NOT_A_SETTING is ignored' ;;
+    one_line 'unknown variable RDSM_NOT_A_SETTING is ignored'
+    # Well-formed DSM settings out of range are found before any PE starts too (and by a bare PE at init),
+    # not when the DSM is first used.
+    RDSM_DSM_PAGE_SIZE=3000 expect 1 10 -- "$RDSMRUN" -n 3 --timeout 20 "$PE" sleep 0
+    one_line '^rdsmrun: RDSM_DSM_PAGE_SIZE=3000 is not a power of two between the system page size \(4096\) and 2 MiB; use e.g. 4K or 64K$'
+    RDSM_DSM_PAGE_SIZE=4M expect 1 10 -- "$PE" sleep 0
+    one_line '^rdsm: shmem_init failed: RDSM_DSM_PAGE_SIZE=4194304 is not a power of two'
+    RDSM_DSM_PREFETCH=65 expect 1 10 -- "$RDSMRUN" -n 3 --timeout 20 "$PE" sleep 0
+    one_line '^rdsmrun: RDSM_DSM_PREFETCH=65 is out of range; use 1 \(no prefetch\) to 64$' ;;
   tls_without_tcp)
     # rdsm ends a job whose PE died by UCX's peer failure detection: a UCX_TLS without such a transport is
     # one line naming UCX_TLS and the remedy (not UCX's own errors and "Destination is unreachable").

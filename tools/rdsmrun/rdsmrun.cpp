@@ -244,6 +244,9 @@ config check_config(int n, const std::string& secret) {
   if (!limits.ok()) die(1, limits.message());
   status base = check_dsm_base(cfg.value(), /*mappings=*/false);  // each PE checks its own mappings
   if (!base.ok()) die(1, base.message());
+  // The PEs' own page size is checked by each (a job may mix architectures).
+  status dsm = check_dsm_settings(cfg.value(), /*this_host=*/false);
+  if (!dsm.ok()) die(1, dsm.message());
   return cfg.take();
 }
 
