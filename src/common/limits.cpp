@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <bit>
 #include <cerrno>
 #include <cstdint>
 #include <cstdio>
@@ -49,6 +50,19 @@ host_memory host_memory_size() {
   m.ram = static_cast<uint64_t>(si.totalram) * si.mem_unit;
   m.swap = static_cast<uint64_t>(si.totalswap) * si.mem_unit;
   return m;
+}
+
+void fit_default_heap(config& cfg, int local_pes, const host_memory& mem) {
+  if (std::getenv("SHMEM_SYMMETRIC_SIZE") != nullptr || std::getenv("SMA_SYMMETRIC_SIZE") != nullptr) return;
+  const uint64_t share = mem.total() / static_cast<uint64_t>(std::max(local_pes, 1));
+  constexpr uint64_t floor_size = uint64_t{1} << 20;
+  if (mem.total() == 0 || cfg.symmetric_size <= share || share < floor_size) return;
+  const uint64_t fitted = std::bit_floor(share);
+  RDSM_LOG_INFO("config", "SHMEM_SYMMETRIC_SIZE is unset: the default heap of %s per PE is lowered to %s, as %d PEs "
+                "share this host's memory (%s); set SHMEM_SYMMETRIC_SIZE to choose",
+                format_bytes(cfg.symmetric_size).c_str(), format_bytes(fitted).c_str(), local_pes,
+                memory_text(mem).c_str());
+  cfg.symmetric_size = fitted;
 }
 
 status check_host_limits(const config& cfg, int local_pes, int n_pes, const host_memory& mem) {

@@ -27,6 +27,13 @@ inline constexpr uint64_t dsm_bytes_per_page = 64;
 /// naming the variable and the largest value that fits.
 status check_host_limits(const config& cfg, int local_pes, int n_pes, const host_memory& mem);
 
+/// When neither SHMEM_SYMMETRIC_SIZE nor SMA_SYMMETRIC_SIZE is set and the default heap of every one of the
+/// host's `local_pes` PEs would not fit `mem`, lowers cfg.symmetric_size to the largest power of two that does
+/// (at least 1 MiB): a job of many PEs that never asked for a size starts, as with other implementations,
+/// where a size the user asked for is checked as given (check_host_limits). Every PE of the host computes the
+/// same value from the same inputs.
+void fit_default_heap(config& cfg, int local_pes, const host_memory& mem);
+
 /// Checks RDSM_DSM_BASE at init, before the DSM is used: an address aligned to 2 MiB, not 0, not below
 /// vm.mmap_min_addr, [base, base + RDSM_DSM_SIZE) within the user address space and, when `mappings`,
 /// overlapping none of this process's mappings now (/proc/self/maps). One line naming RDSM_DSM_BASE.

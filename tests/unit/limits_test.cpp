@@ -4,6 +4,7 @@
 #include <sys/mman.h>
 
 #include <cstdio>
+#include <cstdlib>
 
 #include "common/limits.hpp"
 #include "common/log.hpp"
@@ -53,6 +54,31 @@ TEST(HostLimits, HeapCountsEveryPeOfTheHost) {
   status s = check_host_limits(c, 4, 4, mem);
   ASSERT_FALSE(s.ok());
   EXPECT_NE(s.message().find("each of the 4 PEs on this host"), std::string::npos) << s.message();
+}
+
+// A job of many PEs that never set a heap size starts: the default is lowered to fit, not refused.
+TEST(HostLimits, AnUnsetHeapSizeFitsManyPes) {
+  ::unsetenv("SHMEM_SYMMETRIC_SIZE");
+  ::unsetenv("SMA_SYMMETRIC_SIZE");
+  host_memory mem{23 * gib + gib / 2, 0};
+  config c = defaults();
+  fit_default_heap(c, 47, mem);  // 512 MiB fits 47 PEs: unchanged
+  EXPECT_EQ(c.symmetric_size, 512ull << 20);
+  fit_default_heap(c, 64, mem);  // 376 MiB each: the power of two below
+  EXPECT_EQ(c.symmetric_size, 256ull << 20);
+  EXPECT_TRUE(check_host_limits(c, 64, 64, mem).ok());
+  config many = defaults();
+  fit_default_heap(many, 10000, mem);  // 2.4 MiB each
+  EXPECT_EQ(many.symmetric_size, 2ull << 20);
+  // A size the user asked for is checked as given, by either name.
+  for (const char* var : {"SHMEM_SYMMETRIC_SIZE", "SMA_SYMMETRIC_SIZE"}) {
+    ::setenv(var, "512M", 1);
+    config asked = defaults();
+    fit_default_heap(asked, 64, mem);
+    EXPECT_EQ(asked.symmetric_size, 512ull << 20) << var;
+    EXPECT_FALSE(check_host_limits(asked, 64, 64, mem).ok()) << var;
+    ::unsetenv(var);
+  }
 }
 
 TEST(HostLimits, HugeDsmNamesTheVariable) {
