@@ -204,7 +204,12 @@ case $case_name in
       pids[r]=$!
       started+=("$!")
     done
-    for r in 0 1; do wait "${pids[r]}" || fail "PE $r failed with RDSM_BOOT_TIMEOUT=99999999999"; done ;;
+    for r in 0 1; do wait "${pids[r]}" || fail "PE $r failed with RDSM_BOOT_TIMEOUT=99999999999"; done
+    # Under rdsmrun a PE that never reaches shmem_init ends the job after RDSM_BOOT_TIMEOUT when it is set
+    # (it was ignored: the others waited until that PE exited); unset, a late PE is waited for.
+    RDSM_BOOT_TIMEOUT=2 expect 1 15 -- "$RDSMRUN" -n 3 "$PE" late 60000
+    one_line '^rdsmrun: the rendezvous ended the job: PE\(s\) 1 did not reach the rendezvous within RDSM_BOOT_TIMEOUT=2 s .*raise RDSM_BOOT_TIMEOUT if start-up is slow$'
+    expect 0 20 -- "$RDSMRUN" -n 2 "$PE" late 2500 ;;
   closed_stdio)
     # Started with standard descriptors closed, the launcher and the PEs open /dev/null on them before they
     # open anything: the program's output and input never reach a socket or memory file of the runtime

@@ -1,5 +1,6 @@
 /* A small OpenSHMEM program for the robustness cases (robust_cases.sh).
- * Usage: robust_pe sleep MS | dsm | exhaust | stdio | alloc BYTES ok|null | exit CODE | tty | children | lines
+ * Usage: robust_pe sleep MS | dsm | exhaust | stdio | alloc BYTES ok|null | exit CODE | tty | children | lines |
+ *        late MS
  *   sleep MS  init, barrier, PE 0 prints "ready", sleep MS milliseconds (signals caught meanwhile do not
  *             shorten it), barrier, finalize
  *   dsm       allocate 1 MiB of DSM memory, write it, barrier, finalize
@@ -12,7 +13,8 @@
  *   exit      PE 0 calls shmem_global_exit(CODE) after a barrier
  *   tty       when standard output is a terminal, set its attributes (tcsetattr, unchanged) and print "tty ok"
  *   children  fork two children that exit at once, then wait until no child is left: exactly two are reaped
- *   lines     print 2000 lines "PE <me> line <i> ......" (for the check that PEs' lines do not mix) */
+ *   lines     print 2000 lines "PE <me> line <i> ......" (for the check that PEs' lines do not mix)
+ *   late MS   the PE of RDSM_RANK 1 sleeps MS milliseconds before shmem_init; then init, barrier, finalize */
 #include <rdsm/dsm.h>
 #include <shmem.h>
 #include <stdio.h>
@@ -25,6 +27,13 @@
 
 int main(int argc, char **argv) {
   const char *mode = argc > 1 ? argv[1] : "";
+  const char *rank = getenv("RDSM_RANK");
+  if (strcmp(mode, "late") == 0 && argc > 2 && rank != NULL && strcmp(rank, "1") == 0) {
+    long ms = atol(argv[2]);
+    struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
+    while (nanosleep(&ts, &ts) != 0) {
+    }
+  }
   shmem_init();
   const int me = shmem_my_pe();
   int status = 0;
@@ -92,8 +101,10 @@ int main(int argc, char **argv) {
     shmem_barrier_all();
   } else if (strcmp(mode, "lines") == 0) {
     for (int i = 0; i < 2000; ++i) printf("PE %d line %04d ..........................................\n", me, i);
+  } else if (strcmp(mode, "late") == 0) {
+    shmem_barrier_all();
   } else {
-    fprintf(stderr, "usage: robust_pe sleep MS | dsm | exhaust | stdio | alloc BYTES ok|null | exit CODE | tty | children | lines\n");
+    fprintf(stderr, "usage: robust_pe sleep MS | dsm | exhaust | stdio | alloc BYTES ok|null | exit CODE | tty | children | lines | late MS\n");
     status = 2;
   }
   shmem_finalize();

@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "bootstrap/rendezvous/server.hpp"
+#include "bootstrap/rendezvous/wire.hpp"
 #include "common/config.hpp"
 #include "common/job_dir.hpp"
 #include "common/limits.hpp"
@@ -292,6 +293,11 @@ class job final : public rdv::server_listener {
     rdv::server_options so;
     so.size = opts_.n;
     so.secret = secret;
+    // A PE that never calls shmem_init keeps the others waiting in theirs: with RDSM_BOOT_TIMEOUT set, the job
+    // ends after it, naming the missing PEs. Unset, rdsmrun waits (a program may work long before
+    // shmem_init), and a PE that exits without calling it ends the job.
+    if (std::getenv("RDSM_BOOT_TIMEOUT") != nullptr)
+      so.join_timeout_ms = static_cast<int>(rdv::boot_timeout_seconds(cfg.boot_timeout) * 1000);
     auto srv = rdv::server::create("127.0.0.1", 0, so, this);
     if (!srv.ok()) die(1, "cannot start the rendezvous: " + srv.error().message());
     server_ = srv.take();

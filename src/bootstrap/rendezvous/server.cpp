@@ -447,8 +447,10 @@ void server::expire() {
     std::string missing;
     for (size_t r = 0; r < connected_ever_.size(); ++r)
       if (!connected_ever_[r]) missing += (missing.empty() ? "" : ",") + std::to_string(r);
-    handle_abort(-1, 1, format("PE(s) %s did not reach the rendezvous within RDSM_BOOT_TIMEOUT=%d s",
-                                     missing.c_str(), opts_.join_timeout_ms / 1000));
+    handle_abort(-1, 1, format("PE(s) %s did not reach the rendezvous within RDSM_BOOT_TIMEOUT=%d s (started but "
+                               "not in shmem_init, or not started); check that every PE calls shmem_init, or raise "
+                               "RDSM_BOOT_TIMEOUT if start-up is slow",
+                               missing.c_str(), opts_.join_timeout_ms / 1000));
   }
 }
 
