@@ -104,9 +104,17 @@ status check_dsm_settings(const config& cfg, bool this_host) {
     return status::error(format("RDSM_DSM_PAGE_SIZE=%llu is not a power of two between the system page size "
                                 "(%llu) and 2 MiB; use e.g. 4K or 64K",
                                 static_cast<unsigned long long>(page), static_cast<unsigned long long>(min_page)));
+  const uint64_t pages = cfg.dsm_size / page + (cfg.dsm_size % page != 0 ? 1 : 0);
+  if (pages == 0 || pages > (uint64_t{1} << 31))
+    return status::error(format("RDSM_DSM_SIZE=%llu is out of range; use between one page (RDSM_DSM_PAGE_SIZE=%llu) "
+                                "and 2^31 pages (default 512M)",
+                                static_cast<unsigned long long>(cfg.dsm_size), static_cast<unsigned long long>(page)));
   if (cfg.dsm_prefetch < 1 || cfg.dsm_prefetch > 64)
     return status::error(format("RDSM_DSM_PREFETCH=%llu is out of range; use 1 (no prefetch) to 64",
                                 static_cast<unsigned long long>(cfg.dsm_prefetch)));
+  if (cfg.dsm_consistency == "sequential" && cfg.progress_thread == "off")
+    return status::error("the sequential DSM (RDSM_DSM_CONSISTENCY=sequential) needs the progress thread to serve "
+                         "its protocol; unset RDSM_PROGRESS_THREAD=off or use RDSM_DSM_CONSISTENCY=release");
   return {};
 }
 

@@ -41,7 +41,8 @@ status check_dsm_base(const config& cfg, bool mappings);
 
 /// Checks the DSM's page settings at init (and in rdsmrun, for the whole job), before the DSM is used, as a
 /// malformed value is: RDSM_DSM_PAGE_SIZE a power of two from 4 KiB (and from this host's page size when
-/// `this_host`) to 2 MiB, RDSM_DSM_PREFETCH 1 to 64. One line naming the variable and a value that works.
+/// `this_host`) to 2 MiB, RDSM_DSM_SIZE from one page to 2^31 pages, RDSM_DSM_PREFETCH 1 to 64, and no
+/// sequential mode without the progress thread. One line naming the variable and a value that works.
 status check_dsm_settings(const config& cfg, bool this_host);
 
 /// "1.5 GiB", "512.0 MiB", "100 bytes".

@@ -54,8 +54,6 @@ void space::start(const char* fn) {
   page_size_ = configured_page_size();
   shift_ = static_cast<unsigned>(__builtin_ctzll(page_size_));
   size_ = (cfg.dsm_size + page_size_ - 1) / page_size_ * page_size_;
-  if (size_ == 0 || size_ / page_size_ > (uint64_t{1} << 31))
-    fatal("%s: RDSM_DSM_SIZE=%zu is out of range; use between one page and 2^31 pages", fn, static_cast<size_t>(cfg.dsm_size));
   n_pages_ = static_cast<uint32_t>(size_ / page_size_);
   char* end = nullptr;
   errno = 0;
@@ -64,10 +62,6 @@ void space::start(const char* fn) {
     fatal("%s: RDSM_DSM_BASE=%s is not an address aligned to 2 MiB; use e.g. 0x200000000000", fn, cfg.dsm_base.c_str());
   if (!release_mode_) {
     // Sequential mode: faults are served by the progress thread (protocol.cpp).
-    if (cfg.progress_thread == "off")
-      fatal("%s: the sequential DSM needs the progress thread to serve its protocol; unset "
-            "RDSM_PROGRESS_THREAD=off or use RDSM_DSM_CONSISTENCY=release",
-            fn);
     poll_ = cfg.dsm_poll == "on" || (cfg.dsm_poll == "auto" && !rt.oversubscribed());
     nudge_ = cfg.dsm_nudge == "on";
     if (poll_) rt.progress().set_linger(50000);
