@@ -96,7 +96,11 @@ case $case_name in
     RDSM_DSM_PAGE_SIZE=4M expect 1 10 -- "$PE" sleep 0
     one_line '^rdsm: shmem_init failed: RDSM_DSM_PAGE_SIZE=4194304 is not a power of two'
     RDSM_DSM_PREFETCH=65 expect 1 10 -- "$RDSMRUN" -n 3 --timeout 20 "$PE" sleep 0
-    one_line '^rdsmrun: RDSM_DSM_PREFETCH=65 is out of range; use 1 \(no prefetch\) to 64$' ;;
+    one_line '^rdsmrun: RDSM_DSM_PREFETCH=65 is out of range; use 1 \(no prefetch\) to 64$'
+    RDSM_DSM_SIZE=0 expect 1 10 -- "$RDSMRUN" -n 2 --timeout 20 "$PE" sleep 0
+    one_line '^rdsmrun: RDSM_DSM_SIZE=0 is out of range; use between one page'
+    RDSM_DSM_CONSISTENCY=sequential RDSM_PROGRESS_THREAD=off expect 1 10 -- "$RDSMRUN" -n 2 --timeout 20 "$PE" sleep 0
+    one_line '^rdsmrun: the sequential DSM .* needs the progress thread .*; unset RDSM_PROGRESS_THREAD=off' ;;
   tls_without_tcp)
     # rdsm ends a job whose PE died by UCX's peer failure detection: a UCX_TLS without such a transport is
     # one line naming UCX_TLS and the remedy (not UCX's own errors and "Destination is unreachable").
