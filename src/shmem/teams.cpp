@@ -1,6 +1,8 @@
 // OpenSHMEM teams and contexts.
+#include <atomic>
 #include <deque>
 #include <mutex>
+#include <unordered_set>
 
 #include "core/runtime.hpp"
 #include "core/rma.hpp"
@@ -42,7 +44,16 @@ class handle_pool {
         return reused;
       }
     }
-    return new T(value);
+    T* made = new T(value);
+    std::lock_guard<std::mutex> hold(mu_);
+    made_.insert(made);
+    return made;
+  }
+
+  // Whether `handle` was made here (live, or destroyed and kept poisoned): for the error naming a stale handle.
+  bool made(const T* handle) {
+    std::lock_guard<std::mutex> hold(mu_);
+    return made_.count(const_cast<T*>(handle)) != 0;
   }
 
   // `poisoned` is a T whose pointer field is null.
@@ -56,6 +67,7 @@ class handle_pool {
   static constexpr size_t quarantine = 64;
   std::mutex mu_;
   std::deque<T*> dead_;
+  std::unordered_set<T*> made_;  // every handle ever allocated: at most the most live plus the quarantine
 };
 
 // Never destroyed: a program may destroy a context or team from an exit handler after static destructors ran.
@@ -68,7 +80,39 @@ handle_pool<rdsm_ctx>& ctx_handles() {
   return *pool;
 }
 
+// An output argument the routine must write: NULL is one line, not a crash.
+template <class T>
+void require_out(const char* fn, const char* arg, T* out, const char* type) {
+  if (out == nullptr) fatal("%s: %s is NULL; pass the address of a %s to receive the result", fn, arg, type);
+}
+
 shmem_team_t wrap(team* t) { return t == nullptr ? SHMEM_TEAM_INVALID : team_handles().create(rdsm_team{t}); }
+
+int create_ctx(const char* fn, shmem_team_t team, long options, shmem_ctx_t* ctx) {
+  require_out(fn, "ctx", ctx, "shmem_ctx_t");
+  constexpr long known_options = SHMEM_CTX_SERIALIZED | SHMEM_CTX_PRIVATE | SHMEM_CTX_NOSTORE;
+  if ((options & ~known_options) != 0) {
+    static std::atomic<bool> said{false};
+    if (!said.exchange(true))
+      RDSM_LOG_WARN("ctx", "%s: options %#lx include bits that are no context option (ignored); combine "
+                    "SHMEM_CTX_SERIALIZED, SHMEM_CTX_PRIVATE and SHMEM_CTX_NOSTORE",
+                    fn, static_cast<unsigned long>(options));
+  }
+  if (team == SHMEM_TEAM_INVALID) {
+    *ctx = SHMEM_CTX_INVALID;
+    return -1;
+  }
+  bind(fn, team);
+  // A private or serialized context is used by one thread at a time: its worker needs no locking.
+  auto stream = runtime::get().net().create_stream((options & (SHMEM_CTX_PRIVATE | SHMEM_CTX_SERIALIZED)) != 0);
+  if (!stream.ok()) {
+    RDSM_LOG_WARN("ctx", "%s: %s", fn, stream.error().message().c_str());
+    *ctx = SHMEM_CTX_INVALID;
+    return -1;
+  }
+  *ctx = ctx_handles().create(rdsm_ctx{team, options, stream.value()});
+  return 0;
+}
 
 }  // namespace
 
@@ -80,6 +124,10 @@ void bind_predefined_teams() {
 }
 
 void ctx_not_live(const char* fn, shmem_ctx_t ctx) {
+  if (!ctx_handles().made(ctx))
+    fatal("%s: %p is not a context (never returned by shmem_ctx_create or shmem_team_create_ctx); pass a context "
+          "they made, SHMEM_CTX_DEFAULT, or a context routine without one",
+          fn, static_cast<void*>(ctx));
   if (ctx->team == nullptr)
     fatal("%s: the context %p was destroyed; use a context only between its creation and its shmem_ctx_destroy", fn,
           static_cast<void*>(ctx));
@@ -89,6 +137,10 @@ void ctx_not_live(const char* fn, shmem_ctx_t ctx) {
 }
 
 void team_not_live(const char* fn, shmem_team_t t) {
+  if (!team_handles().made(t))
+    fatal("%s: %p is not a team (never returned by a team split); pass a team a split made, SHMEM_TEAM_WORLD or "
+          "SHMEM_TEAM_SHARED",
+          fn, static_cast<void*>(t));
   fatal("%s: the team %p was destroyed; use a team only between its creation and its shmem_team_destroy", fn,
         static_cast<void*>(t));
 }
@@ -131,6 +183,7 @@ int shmem_team_translate_pe(shmem_team_t src_team, int src_pe, shmem_team_t dest
 
 int shmem_team_split_strided(shmem_team_t parent_team, int start, int stride, int size,
                              const shmem_team_config_t* config, long config_mask, shmem_team_t* new_team) noexcept {
+  require_out(__func__, "new_team", new_team, "shmem_team_t");
   if (parent_team == SHMEM_TEAM_INVALID) {  // 1.5: no team is created; the other PEs do not wait for this one
     *new_team = SHMEM_TEAM_INVALID;
     return -1;
@@ -145,6 +198,8 @@ int shmem_team_split_strided(shmem_team_t parent_team, int start, int stride, in
 int shmem_team_split_2d(shmem_team_t parent_team, int xrange, const shmem_team_config_t* xaxis_config,
                         long xaxis_mask, shmem_team_t* xaxis_team, const shmem_team_config_t* yaxis_config,
                         long yaxis_mask, shmem_team_t* yaxis_team) noexcept {
+  require_out(__func__, "xaxis_team", xaxis_team, "shmem_team_t");
+  require_out(__func__, "yaxis_team", yaxis_team, "shmem_team_t");
   if (parent_team == SHMEM_TEAM_INVALID) {  // as for shmem_team_split_strided
     *xaxis_team = *yaxis_team = SHMEM_TEAM_INVALID;
     return -1;
@@ -158,7 +213,16 @@ int shmem_team_split_2d(shmem_team_t parent_team, int xrange, const shmem_team_c
 }
 
 void shmem_team_destroy(shmem_team_t team) noexcept {
-  if (team == SHMEM_TEAM_INVALID || team == SHMEM_TEAM_WORLD || team == SHMEM_TEAM_SHARED) return;
+  if (team == SHMEM_TEAM_INVALID) return;
+  if (team == SHMEM_TEAM_WORLD || team == SHMEM_TEAM_SHARED) {
+    // Undefined by the specification; said once, and the team stays usable (as for SHMEM_CTX_DEFAULT).
+    static std::atomic<bool> said{false};
+    if (!said.exchange(true))
+      RDSM_LOG_WARN("team", "shmem_team_destroy: %s cannot be destroyed (ignored); destroy only teams made by a "
+                    "team split",
+                    team == SHMEM_TEAM_WORLD ? "SHMEM_TEAM_WORLD" : "SHMEM_TEAM_SHARED");
+    return;
+  }
   runtime::checked(__func__);
   if (team->core == nullptr)
     fatal("shmem_team_destroy: the team %p was already destroyed; destroy a team once (set the handle to "
@@ -182,23 +246,10 @@ int shmem_team_sync(shmem_team_t team) noexcept {
 }
 
 int shmem_team_create_ctx(shmem_team_t team, long options, shmem_ctx_t* ctx) noexcept {
-  if (team == SHMEM_TEAM_INVALID) {
-    *ctx = SHMEM_CTX_INVALID;
-    return -1;
-  }
-  bind(__func__, team);
-  // A private or serialized context is used by one thread at a time: its worker needs no locking.
-  auto stream = runtime::get().net().create_stream((options & (SHMEM_CTX_PRIVATE | SHMEM_CTX_SERIALIZED)) != 0);
-  if (!stream.ok()) {
-    RDSM_LOG_WARN("ctx", "%s: %s", __func__, stream.error().message().c_str());
-    *ctx = SHMEM_CTX_INVALID;
-    return -1;
-  }
-  *ctx = ctx_handles().create(rdsm_ctx{team, options, stream.value()});
-  return 0;
+  return create_ctx(__func__, team, options, ctx);
 }
 
-int shmem_ctx_create(long options, shmem_ctx_t* ctx) noexcept { return shmem_team_create_ctx(SHMEM_TEAM_WORLD, options, ctx); }
+int shmem_ctx_create(long options, shmem_ctx_t* ctx) noexcept { return create_ctx(__func__, SHMEM_TEAM_WORLD, options, ctx); }
 
 void shmem_ctx_destroy(shmem_ctx_t ctx) noexcept {
   if (ctx == SHMEM_CTX_INVALID) return;
