@@ -88,7 +88,8 @@ void fatal(const char* fmt, ...) {
   std::string msg = vformat(fmt, ap);
   va_end(ap);
   if (g_fatal != nullptr) g_fatal(1, msg);
-  std::string line = format("rdsm: pe %d: %s\n", g_pe, msg.c_str());
+  // Before shmem_init names this PE there is no number to give.
+  std::string line = g_pe >= 0 ? format("rdsm: pe %d: %s\n", g_pe, msg.c_str()) : format("rdsm: %s\n", msg.c_str());
   ssize_t rc = write(STDERR_FILENO, line.data(), line.size());
   (void)rc;
   std::_Exit(1);

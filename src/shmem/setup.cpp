@@ -22,6 +22,11 @@ using namespace rdsm::detail;
 
 namespace {
 
+// An int the routine must write: NULL is one line, not a crash.
+void require_out(const char* fn, const char* arg, const int* out) {
+  if (out == nullptr) fatal("%s: %s is NULL; pass the address of an int to receive the result", fn, arg);
+}
+
 // How many initialization calls shmem_finalize has yet to match (OpenSHMEM 1.6: init and finalize may be called
 // several times; the library stays initialized until the finalize that matches the first init).
 std::atomic<int> g_init_calls{0};
@@ -93,7 +98,11 @@ int shmem_init_thread(int requested, int* provided) noexcept {
   return rc;
 }
 
-void shmem_query_thread(int* provided) noexcept { *provided = runtime::checked(__func__).thread_level(); }
+void shmem_query_thread(int* provided) noexcept {
+  runtime& rt = runtime::checked(__func__);
+  require_out(__func__, "provided", provided);
+  *provided = rt.thread_level();
+}
 
 void shmem_finalize(void) noexcept {
   // A finalize without an init to match does nothing. One that leaves initializations unmatched keeps the
@@ -115,7 +124,10 @@ void shmem_finalize(void) noexcept {
 
 // Any thread, at any time (OpenSHMEM 1.6): reads the atomic count, not the runtime's pointer, which init and
 // finalize set without synchronization.
-void shmem_query_initialized(int* initialized) noexcept { *initialized = g_init_calls.load(std::memory_order_acquire) > 0; }
+void shmem_query_initialized(int* initialized) noexcept {
+  require_out(__func__, "initialized", initialized);
+  *initialized = g_init_calls.load(std::memory_order_acquire) > 0;
+}
 
 int shmem_my_pe(void) noexcept { return runtime::checked(__func__).my_pe(); }
 int shmem_n_pes(void) noexcept { return runtime::checked(__func__).n_pes(); }
@@ -133,11 +145,15 @@ int shmem_addr_accessible(const void* addr, int pe) noexcept {
 void* shmem_ptr(const void* dest, int pe) noexcept { return pointer_to(dest, pe); }
 
 void shmem_info_get_version(int* major, int* minor) noexcept {
+  require_out(__func__, "major", major);
+  require_out(__func__, "minor", minor);
   *major = SHMEM_MAJOR_VERSION;
   *minor = SHMEM_MINOR_VERSION;
 }
 
 void shmem_info_get_name(char* name) noexcept {
+  if (name == nullptr)
+    fatal("shmem_info_get_name: name is NULL; pass a char array of SHMEM_MAX_NAME_LEN (%d) bytes", SHMEM_MAX_NAME_LEN);
   std::strncpy(name, SHMEM_VENDOR_STRING, SHMEM_MAX_NAME_LEN - 1);
   name[SHMEM_MAX_NAME_LEN - 1] = '\0';
 }

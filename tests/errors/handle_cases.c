@@ -1,5 +1,6 @@
-/* Team and context handles misused: NULL where a routine writes its result, a handle no routine made, and the
- * predefined handles destroyed or unknown context options (warned once, the program goes on).
+/* Team and context handles misused: NULL where a routine writes its result (also the query routines), a handle
+ * no routine made, and the predefined handles destroyed or unknown context options (warned once, the program
+ * goes on).
  * Usage: handle_cases MODE, run by ctest through rdsmrun (tests/errors/CMakeLists.txt). */
 #include <shmem.h>
 #include <stdio.h>
@@ -20,6 +21,10 @@ int main(int argc, char **argv) {
     shmem_team_sync((shmem_team_t)(void *)fake);
   } else if (strcmp(mode, "not_a_ctx") == 0) {
     shmem_ctx_quiet((shmem_ctx_t)(void *)fake);
+  } else if (strcmp(mode, "query_null") == 0) {
+    shmem_query_thread(NULL);
+  } else if (strcmp(mode, "name_null") == 0) {
+    shmem_info_get_name(NULL);
   } else if (strcmp(mode, "destroy_world") == 0) {
     shmem_team_destroy(SHMEM_TEAM_WORLD);
     shmem_team_destroy(SHMEM_TEAM_SHARED);
