@@ -82,6 +82,8 @@ case $case_name in
   usage_errors)
     expect 2 5 -- "$RDSMRUN" -n 0 "$PE"; err_has '^rdsmrun: -n needs a positive number'
     expect 2 5 -- "$RDSMRUN" -n abc "$PE"; err_has '^rdsmrun: -n needs a positive number'
+    expect 2 5 -- "$RDSMRUN" -n 99999999999 "$PE"; err_has '^rdsmrun: -n 99999999999 is more PEs than rdsmrun starts'
+    expect 2 5 -- "$RDSMRUN" -n 2 -n 3 "$PE"; err_has '^rdsmrun: -n is given twice \(2 and 3\)'
     expect 2 5 -- "$RDSMRUN" -n 2; err_has 'no program given'
     expect 2 5 -- "$RDSMRUN" --bogus -n 2 "$PE"; err_has "unknown option '--bogus'"
     expect 2 5 -- "$RDSMRUN" -n 1 "$PE" : "$PE"; err_has "after ':' give -n M and the next program"

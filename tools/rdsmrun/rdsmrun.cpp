@@ -103,7 +103,8 @@ options parse_args(int argc, char** argv) {
     else
       return std::nullopt;
     double d = 0;
-    if (!number(value, d) || d < 1 || d != std::floor(d) || d > 1e6) die(2, "-n needs a positive number");
+    if (!number(value, d) || d < 1 || d != std::floor(d)) die(2, "-n needs a positive number, got '" + value + "'");
+    if (d > 1e6) die(2, "-n " + value + " is more PEs than rdsmrun starts (at most 1000000 on one host)");
     return static_cast<int>(d);
   };
   int i = 1;
@@ -119,6 +120,8 @@ options parse_args(int argc, char** argv) {
       std::exit(0);
     }
     if (auto n = pe_count(a, i)) {
+      if (o.n != 0 && o.n != *n)
+        die(2, "-n is given twice (" + std::to_string(o.n) + " and " + std::to_string(*n) + "); give the number of PEs once");
       o.n = *n;
       continue;
     }
