@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # rdsm's oshcc, oshc++, oshCC and oshrun from an install: put first on PATH the documented way, they build an
 # OpenSHMEM project's own Makefile and CMake build unchanged (CC=oshcc) and run it on 2 PEs, and accept the
-# options OpenSHMEM users pass (-np/-n, --showme/-show, -c, -o). Usage: osh_names.sh BUILD
+# options OpenSHMEM users pass (-np/-n, --showme/-show and --showme:incdirs/libdirs/libs/version, -c, -o). Usage: osh_names.sh BUILD
 set -euo pipefail
 build=$1 src=$(cd "$(dirname "$0")" && pwd)
 work=$(mktemp -d)
@@ -18,6 +18,10 @@ oshcc --showme x.c -o x | grep -E "^[^ ]*cc -I$prefix/include x.c -o x -L$prefix
 oshcc -show -c x.c | grep -E "^[^ ]*cc -I$prefix/include -c x.c$"
 oshCC -showme x.cpp | grep -E "^[^ ]*\+\+ -I$prefix/include -std=c\+\+20 x.cpp .*-lrdsm"
 [[ $(oshcc --help) == "usage: rdsmcc"* ]]
+[ "$(oshcc --showme:incdirs)" = "$prefix/include" ]
+[ "$(oshcc --showme:libdirs)" = "$prefix/lib" ]
+[ "$(oshcc --showme:libs)" = "rdsm m pthread" ]
+[[ $(oshcc --showme:version) == "rdsm "*" (OpenSHMEM 1.6)" ]]
 
 echo "== an OpenSHMEM project's Makefile with CC=oshcc (-c, then -o), run with oshrun -np 2"
 cp -r "$src/osh_project" "$work/proj"
