@@ -39,11 +39,14 @@ pid_t g_init_pid = 0;
 
 // PEs of a job share its standard output. Written to a pipe or a file, stdout is fully buffered, and its
 // 4 KiB writes cut lines anywhere: lines of different PEs then mix ("PE 3 line 0141PE 2 line 0000"). A line
-// per write keeps them whole (a pipe takes up to 4 KiB at once; writes to one file do not interleave). Left
-// as it is when the program printed or set stdout's buffering before shmem_init (its buffer exists then).
+// per write keeps them whole (a pipe takes up to 4 KiB at once; writes to one file do not interleave), and a
+// buffer of 64 KiB keeps lines up to that long in one write (the C library's own, 4 KiB, wrote longer lines
+// in pieces). Left as it is when the program printed or set stdout's buffering before shmem_init (its buffer
+// exists then).
 void line_buffer_shared_output() {
+  static char line_buffer[64 << 10];  // untouched, so unbacked, until the program prints
   if (runtime::get().n_pes() > 1 && isatty(STDOUT_FILENO) == 0 && __fbufsize(stdout) == 0)
-    std::setvbuf(stdout, nullptr, _IOLBF, 0);
+    std::setvbuf(stdout, line_buffer, _IOLBF, sizeof line_buffer);
 }
 
 int start(int requested) {

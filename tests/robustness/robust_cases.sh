@@ -270,7 +270,15 @@ case $case_name in
       [[ $(wc -l <"$work/job.out") == 8000 ]] || fail "run $run: $(wc -l <"$work/job.out") lines, expected 8000"
       bad=$(grep -cvE '^PE [0-3] line [0-9]{4} \.{42}$' "$work/job.out")
       [[ $bad == 0 ]] || fail "run $run: $bad lines mixed from several PEs"
-    done ;;
+    done
+    # Long lines written to a file stay whole too, up to the 64 KiB of stdout's buffer (with the C library's
+    # 4 KiB buffer, lines of 8000 characters mixed: a line went out in pieces).
+    "$RDSMRUN" -n 4 --timeout 30 "$PE" lines 8000 >"$work/long.out" || fail "long lines: the job failed"
+    [[ $(wc -l <"$work/long.out") == 800 ]] || fail "long lines: $(wc -l <"$work/long.out") lines, expected 800"
+    bad=$(awk '{ d = substr($0, 4, 1); rest = substr($0, 6); gsub(d, "", rest)
+                 if (length($0) != 8000 || substr($0, 1, 3) != "PE " || d !~ /^[0-3]$/ || rest != "") bad++ }
+               END { print bad + 0 }' "$work/long.out")
+    [[ $bad == 0 ]] || fail "long lines: $bad lines mixed from several PEs" ;;
   tcp_children)
     # With UCX_TLS set and no rdsmrun each PE starts a helper that removes its directory when it dies; a program
     # that waits for all of its children must not wait for that helper (it hung).

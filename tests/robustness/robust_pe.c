@@ -1,6 +1,6 @@
 /* A small OpenSHMEM program for the robustness cases (robust_cases.sh).
- * Usage: robust_pe sleep MS | dsm | exhaust | stdio | alloc BYTES ok|null | exit CODE | tty | children | lines |
- *        late MS
+ * Usage: robust_pe sleep MS | dsm | exhaust | stdio | alloc BYTES ok|null | exit CODE | tty | children |
+ *        lines [LEN] | late MS
  *   sleep MS  init, barrier, PE 0 prints "ready", sleep MS milliseconds (signals caught meanwhile do not
  *             shorten it), barrier, finalize
  *   dsm       allocate 1 MiB of DSM memory, write it, barrier, finalize
@@ -13,7 +13,8 @@
  *   exit      PE 0 calls shmem_global_exit(CODE) after a barrier
  *   tty       when standard output is a terminal, set its attributes (tcsetattr, unchanged) and print "tty ok"
  *   children  fork two children that exit at once, then wait until no child is left: exactly two are reaped
- *   lines     print 2000 lines "PE <me> line <i> ......" (for the check that PEs' lines do not mix)
+ *   lines     print 2000 lines "PE <me> line <i> ......" (for the check that PEs' lines do not mix); with LEN,
+ *             200 lines of LEN characters, "PE <me> " and the digit <me> repeated
  *   late MS   the PE of RDSM_RANK 1 sleeps MS milliseconds before shmem_init; then init, barrier, finalize */
 #include <rdsm/dsm.h>
 #include <shmem.h>
@@ -99,12 +100,19 @@ int main(int argc, char **argv) {
       status = 1;
     }
     shmem_barrier_all();
+  } else if (strcmp(mode, "lines") == 0 && argc > 2) {
+    const int len = atoi(argv[2]); /* 200 lines "PE <me> " and len - 5 digits of <me> */
+    for (int i = 0; i < 200; ++i) {
+      printf("PE %d ", me);
+      for (int k = 5; k < len; ++k) putchar('0' + me);
+      putchar('\n');
+    }
   } else if (strcmp(mode, "lines") == 0) {
     for (int i = 0; i < 2000; ++i) printf("PE %d line %04d ..........................................\n", me, i);
   } else if (strcmp(mode, "late") == 0) {
     shmem_barrier_all();
   } else {
-    fprintf(stderr, "usage: robust_pe sleep MS | dsm | exhaust | stdio | alloc BYTES ok|null | exit CODE | tty | children | lines | late MS\n");
+    fprintf(stderr, "usage: robust_pe sleep MS | dsm | exhaust | stdio | alloc BYTES ok|null | exit CODE | tty | children | lines [LEN] | late MS\n");
     status = 2;
   }
   shmem_finalize();
