@@ -295,10 +295,11 @@ void space::advise(const char* fn, void* p, size_t bytes, rdsm_dsm_advice_t advi
   if (advice < RDSM_DSM_DEFAULT || advice > RDSM_DSM_PRODUCER_CONSUMER)
     fatal("%s: advice %d is not an rdsm_dsm_advice_t value", fn, static_cast<int>(advice));
   const auto a = reinterpret_cast<uintptr_t>(p);
+  // Memory outside the DSM is named as such first: its address may differ between PEs as well.
+  if (bytes != 0) check_allocated(fn, p, bytes);
   const uint64_t args[3] = {a, bytes, static_cast<uint64_t>(advice)};
   check_same_arguments(fn, "arguments (address, bytes, advice)", args, 3);
   if (bytes == 0) return;
-  check_allocated(fn, p, bytes);
   const uint32_t first = page_of(a);
   const uint32_t last = page_of(a + bytes - 1);
   // 1. Every writer's changes reach the homes; every cached copy is dropped; homes forget who copied.

@@ -37,6 +37,10 @@ int main(int argc, char **argv) {
   } else if (strcmp(mode, "advise_differs") == 0) {
     char *p = rdsm_dsm_alloc(4 * page);
     rdsm_dsm_advise(p + page * (size_t)shmem_my_pe(), page, RDSM_DSM_READ_ONLY);
+  } else if (strcmp(mode, "advise_outside") == 0) {
+    static char not_dsm[8192]; /* a global: outside the DSM, and at a different address in each PE under ASLR */
+    (void)rdsm_dsm_alloc(page);
+    rdsm_dsm_advise(not_dsm, sizeof not_dsm, RDSM_DSM_READ_ONLY);
   } else if (strcmp(mode, "unlock_unheld") == 0) {
     rdsm_dsm_lock_t *l = rdsm_dsm_lock_create();
     if (shmem_my_pe() == 1) rdsm_dsm_lock(l);
