@@ -9,6 +9,10 @@
 #include <rdsm/dsm.h>
 #include <shmem.h>
 
+#include <algorithm>
+#include <chrono>
+#include <climits>
+#include <cstdio>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
@@ -279,7 +283,8 @@ TEST(DsmPaths, SequentialModeThreadWaitingInTheRuntimeServesRequests) {
   constexpr int rounds = 16;
   auto* p = static_cast<long*>(rdsm_dsm_alloc_placed(rounds * page, RDSM_DSM_ON_PE, 0));
   static long turn;
-  static long again;  // PE 0 tells the others whether to run the rounds once more
+  static long again;    // PE 0 tells the others whether to run the rounds once more
+  static long fastest;  // PE 1 tells PE 0 its fastest read fault of a round, in microseconds (none: LONG_MAX)
   // A wait polls for its first millisecond only when the machine is busy (another test, an emulator that
   // makes each fault take longer than that): then the rounds run again, up to 8 times, until one is served.
   const int attempts = known && polls ? 8 : 1;
@@ -294,7 +299,12 @@ TEST(DsmPaths, SequentialModeThreadWaitingInTheRuntimeServesRequests) {
     for (int i = 0; i < rounds; ++i) {
       if (me() == 0) shmem_long_wait_until(&turn, SHMEM_CMP_GT, base + i);
       if (me() == 1) {
+        const uint64_t faults = stats().read_faults;
+        const auto t0 = std::chrono::steady_clock::now();
         ASSERT_EQ(p[i * page / sizeof(long)], base + i + 100) << "round " << i;
+        const auto us = std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - t0);
+        if (attempt == 0 && i == 0) fastest = LONG_MAX;
+        if (stats().read_faults != faults) fastest = std::min<long>(fastest, us.count());  // a request was made
         shmem_long_atomic_inc(&turn, 0);
       }
     }
@@ -304,9 +314,28 @@ TEST(DsmPaths, SequentialModeThreadWaitingInTheRuntimeServesRequests) {
     shmem_barrier_all();
     if (me() == 0 ? after.waits_served != before.waits_served : again == 0) break;
   }
-  if (me() == 0 && known && polls) {
+  if (me() == 1) shmem_long_p(&fastest, fastest, 0);
+  shmem_barrier_all();
+  // Where every read fault took longer than a wait polls (an emulator: the aarch64 suite under qemu saw no
+  // read served in 8 attempts), where more threads are ready to run than there are CPUs (the waiter is then
+  // often off its CPU when a request comes: a load average of 18 from other jobs failed it most runs), or
+  // where no read faulted (the copy was refreshed ahead), the progress thread serves every request or none is
+  // made: nothing to check.
+  double load = 0;
+  if (FILE* f = std::fopen("/proc/loadavg", "r")) {
+    if (std::fscanf(f, "%lf", &load) != 1) load = 0;
+    std::fclose(f);
+  }
+  const bool busy = load > static_cast<double>(sysconf(_SC_NPROCESSORS_ONLN));
+  if (me() == 0 && known && polls && fastest < 1000 && busy)
+    std::printf("SequentialModeThreadWaitingInTheRuntimeServesRequests: load average %.1f on %ld CPUs, not "
+                "checked (waits served: %llu)\n",
+                load, sysconf(_SC_NPROCESSORS_ONLN),
+                static_cast<unsigned long long>(after.waits_served - before.waits_served));
+  if (me() == 0 && known && polls && fastest < 1000 && !busy) {
     EXPECT_GE(after.waits_served - before.waits_served, 1u) << "PE 0's waiting thread served none of "
-                                                            << base + rounds << " read requests";
+                                                            << base + rounds << " reads (fastest read fault "
+                                                            << fastest << " us)";
   }
   if (known && !polls) {
     EXPECT_EQ(after.waits_served, 0u) << "a waiting thread served the protocol where waits do not poll";
