@@ -64,10 +64,11 @@ char* receive_area(const group& g, int parity) { return static_cast<char*>(g.scr
 char* gather_area(const group& g) { return static_cast<char*>(g.scratch) + 2 * area_bytes(g); }
 char* sizes_area(const group& g) { return static_cast<char*>(g.scratch) + 3 * area_bytes(g); }
 
-// Data, then a signal ordered behind it; blocking (the source may be reused at return).
+// Data, then a signal ordered behind it; blocking (the source may be reused at return). Into a user's dest
+// (checked at the collective's entry) or the team's scratch.
 void post(const char* fn, group& g, int index, int w, void* dest, const void* source, size_t bytes) {
-  put_signal(fn, dest, source, bytes, reinterpret_cast<uint64_t*>(word_at(g, w)), 1, signal_add, g.pe(index),
-             false);
+  put_signal_scratch(fn, dest, source, bytes, reinterpret_cast<uint64_t*>(word_at(g, w)), 1, signal_add,
+                     g.pe(index), false);
 }
 
 // A dissemination among the leaders of the hosts on counter word `w`: round k adds 2^k, so an early
@@ -119,7 +120,7 @@ void deliver(const char* fn, group& g, const group_layout& l, int w, void* dest,
     } else if (void* target = pointer_to(dest, g.pe(j))) {
       copy_local(target, data, bytes);
     } else {
-      put(fn, dest, data, bytes, g.pe(j), false);
+      put_scratch(fn, dest, data, bytes, g.pe(j), false);  // dest may be the team's scratch (hier_collect)
       transported = true;
     }
   }
@@ -279,7 +280,7 @@ void hier_gather_all(const char* fn, group& g, const group_layout& l, void* dest
   for (int d = 1; d < H; ++d) {
     const int to = l.leader((h + d) % H);
     for (size_t r = 0; r + 1 < runs.size(); ++r)
-      put(fn, at(dest, runs[r].lo), at(dest, runs[r].lo), runs[r].hi - runs[r].lo, g.pe(to), false);
+      put_scratch(fn, at(dest, runs[r].lo), at(dest, runs[r].lo), runs[r].hi - runs[r].lo, g.pe(to), false);
     post(fn, g, to, w_slice + p, at(dest, runs.back().lo), at(dest, runs.back().lo), runs.back().hi - runs.back().lo);
   }
   consume(fn, g, w_slice + p, H - 1);
@@ -351,7 +352,7 @@ void aggregated_alltoall(const char* fn, group& g, const group_layout& l, int p,
     for (int t = 0; t < l.count(to); ++t) {
       const void* from = at(source, block * static_cast<size_t>(l.member(to, t)));
       if (target != nullptr) copy_local(target + block * t, from, block);
-      else put(fn, seg + block * t, from, block, g.pe(lead), false);
+      else put_scratch(fn, seg + block * t, from, block, g.pe(lead), false);
     }
     if (target == nullptr) fence();  // the blocks before the leader's signal
   }

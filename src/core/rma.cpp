@@ -31,13 +31,33 @@ void check_heap_block(runtime& rt, const char* fn, const char* arg, const void* 
           reinterpret_cast<void*>(start + size));
 }
 
-sym_addr resolve_checked(runtime& rt, const char* fn, const char* arg, const void* addr, size_t bytes) {
-  sym_addr s = rt.resolve(addr);
-  if (s.region < 0)
-    fatal("%s: %s %p is not symmetric: it lies %s, not in the symmetric heap [%p, %p) nor in a global variable "
-          "of the program; allocate it with shmem_malloc or make it a non-const global/static",
-          fn, arg, addr, address_kind(addr).c_str(), reinterpret_cast<void*>(rt.user_heap_base()),
+// Why `addr` is no address a program may name in OpenSHMEM RMA (cold: only on the way to the end of the job).
+[[noreturn, gnu::cold, gnu::noinline]] void not_symmetric(runtime& rt, const char* fn, const char* arg,
+                                                          const void* addr) {
+  if (rt.in_faulting_range(addr, 1))
+    fatal("%s: %s %p is DSM memory (from rdsm_dsm_alloc), which OpenSHMEM RMA, atomics and collectives cannot "
+          "address; use plain loads and stores or rdsm_dsm_* there, and shmem_malloc'd memory for OpenSHMEM",
+          fn, arg, addr);
+  const auto a = reinterpret_cast<uintptr_t>(addr);
+  if (a - rt.region_base(heap_region) < symmetric_heap::base_alignment)
+    fatal("%s: %s %p is not symmetric: it lies %zu bytes before the symmetric heap [%p, %p), in the runtime's "
+          "reserved area (team scratch); use an address within a block returned by shmem_malloc",
+          fn, arg, addr, rt.user_heap_base() - a, reinterpret_cast<void*>(rt.user_heap_base()),
           reinterpret_cast<void*>(rt.user_heap_base() + rt.heap().span()));
+  fatal("%s: %s %p is not symmetric: it lies %s, not in the symmetric heap [%p, %p) nor in a global variable "
+        "of the program; allocate it with shmem_malloc or make it a non-const global/static",
+        fn, arg, addr, address_kind(addr).c_str(), reinterpret_cast<void*>(rt.user_heap_base()),
+        reinterpret_cast<void*>(rt.user_heap_base() + rt.heap().span()));
+}
+
+// Resolves a symmetric address and checks that its `bytes` lie in its region. The heap's first base_alignment
+// bytes are the runtime's own (teams' scratch, which a stray put would corrupt under another team's
+// collective): refused unless `own` (the collectives' transfers into that scratch).
+sym_addr resolve_checked(runtime& rt, const char* fn, const char* arg, const void* addr, size_t bytes,
+                         bool own = false) {
+  sym_addr s = rt.resolve(addr);
+  if (s.region < 0 || (s.region == heap_region && s.offset < symmetric_heap::base_alignment && !own))
+    not_symmetric(rt, fn, arg, addr);
   if (bytes > rt.region_length(s.region) - s.offset)
     fatal("%s: %s %p + %zu bytes runs past the end of its symmetric object's region (%zu bytes left); "
           "check the element count",
@@ -76,11 +96,46 @@ uint64_t cpu_atomic(amo_op op, void* p, unsigned width, uint64_t value, uint64_t
   return cpu_atomic<uint64_t>(op, static_cast<uint64_t*>(p), value, compare);
 }
 
-sym_addr check_atomic(runtime& rt, const char* fn, const void* target, unsigned width, int pe) {
-  check_pe(fn, pe);
+sym_addr check_word(runtime& rt, const char* fn, const char* arg, const void* target, unsigned width) {
   if (reinterpret_cast<uintptr_t>(target) % width != 0)
-    fatal("%s: dest %p is not aligned to %u bytes; atomics need naturally aligned targets", fn, target, width);
-  return rt.for_pe(resolve_checked(rt, fn, "dest", target, width), pe, width, fn);
+    fatal("%s: %s %p is not aligned to %u bytes; atomics need naturally aligned targets", fn, arg, target, width);
+  return resolve_checked(rt, fn, arg, target, width);
+}
+
+sym_addr check_atomic(runtime& rt, const char* fn, const char* arg, const void* target, unsigned width, int pe) {
+  check_pe(fn, pe);
+  return rt.for_pe(check_word(rt, fn, arg, target, width), pe, width, fn);
+}
+
+// The bytes a strided transfer touches around `addr` (element i of block b at addr + (b*stride + i) elements),
+// checked against the region of `addr` before any block moves, so that a stride too large, or negative past
+// the start of the object, is named as such rather than by the address some block would reach.
+void check_strided(runtime& rt, const char* fn, const char* arg, const char* stride_arg, const void* addr,
+                   ptrdiff_t stride, size_t bsize, size_t nblocks, size_t elem_bytes) {
+  const size_t block = bsize * elem_bytes;
+  const sym_addr s = resolve_checked(rt, fn, arg, addr, block);
+  // Offset of the last block from addr, in bytes; [lo, hi) relative to addr is what the transfer covers.
+  ptrdiff_t last = 0;
+  const bool overflow = nblocks > static_cast<size_t>(PTRDIFF_MAX) ||
+                        __builtin_mul_overflow(static_cast<ptrdiff_t>(nblocks - 1), stride, &last) ||
+                        __builtin_mul_overflow(last, static_cast<ptrdiff_t>(elem_bytes), &last);
+  const uint64_t floor = s.region == heap_region ? symmetric_heap::base_alignment : 0;
+  const uint64_t length = rt.region_length(s.region);
+  const bool below = !overflow && last < 0 && static_cast<uint64_t>(-last) > s.offset - floor;
+  const bool above = !overflow && last > 0 && static_cast<uint64_t>(last) > length - s.offset - block;
+  if (!overflow && !below && !above) return;
+  const char* where = s.region == heap_region   ? "the symmetric heap"
+                      : s.region == data_region ? "the program's global variables"
+                                                : "its symmetric region";
+  if (overflow)
+    fatal("%s: %s %td over %zu elements reaches beyond the address space from %s %p; check the stride and the "
+          "element count",
+          fn, stride_arg, stride, nblocks, arg, addr);
+  fatal("%s: %s %td over %zu elements reaches %td bytes %s %s %p, past the %s of %s [%p, %p); check the stride "
+        "and the element count",
+        fn, stride_arg, stride, nblocks, last < 0 ? -last : last, last < 0 ? "before" : "after", arg, addr,
+        below ? "start" : "end", where, reinterpret_cast<void*>(rt.region_base(s.region) + floor),
+        reinterpret_cast<void*>(rt.region_base(s.region) + length));
 }
 
 }  // namespace
@@ -91,11 +146,45 @@ void check_pe(const char* fn, int pe) {
     fatal("%s: pe %d out of range [0, %d); use a PE number below shmem_n_pes()", fn, pe, rt.n_pes());
 }
 
-void put(const char* fn, void* dest, const void* src, size_t bytes, int pe, bool nbi, int stream) {
+void check_symmetric(const char* fn, const char* arg, const void* addr, size_t bytes) {
+  runtime& rt = runtime::checked(fn);
+  if (bytes == 0) return;
+  resolve_checked(rt, fn, arg, addr, bytes);
+}
+
+void check_strided_symmetric(const char* fn, const char* arg, const char* stride_arg, const void* addr,
+                             ptrdiff_t stride, size_t bsize, size_t nblocks, size_t elem_bytes) {
+  runtime& rt = runtime::checked(fn);
+  if (nblocks > 0 && bytes_of(fn, "nelems", bsize, elem_bytes) > 0)
+    check_strided(rt, fn, arg, stride_arg, addr, stride, bsize, nblocks, elem_bytes);
+}
+
+void check_atomic_word(const char* fn, const char* arg, const void* addr) {
+  runtime& rt = runtime::checked(fn);
+  check_word(rt, fn, arg, addr, sizeof(uint64_t));
+}
+
+size_t bytes_of(const char* fn, const char* arg, size_t count, size_t elem_bytes) {
+  size_t bytes = 0;
+  if (__builtin_mul_overflow(count, elem_bytes, &bytes)) {
+    runtime& rt = runtime::checked(fn);
+    const auto signed_count = static_cast<ptrdiff_t>(count);
+    fatal("%s: %s %zu%s of %zu bytes each runs past the end of the symmetric heap [%p, %p); check the element "
+          "count",
+          fn, arg, count, signed_count < 0 ? format(" (%td as a signed count)", signed_count).c_str() : "", elem_bytes,
+          reinterpret_cast<void*>(rt.user_heap_base()),
+          reinterpret_cast<void*>(rt.user_heap_base() + rt.heap().span()));
+  }
+  return bytes;
+}
+
+namespace {
+
+void put_to(const char* fn, void* dest, const void* src, size_t bytes, int pe, bool nbi, int stream, bool own) {
   runtime& rt = runtime::checked(fn);
   check_pe(fn, pe);
   if (bytes == 0) return;  // nothing to move: any address will do, NULL included (1.5 Annex C)
-  sym_addr s = rt.for_pe(resolve_checked(rt, fn, "dest", dest, bytes), pe, bytes, fn);
+  sym_addr s = rt.for_pe(resolve_checked(rt, fn, "dest", dest, bytes, own), pe, bytes, fn);
   if (void* p = rt.mapped(s, pe)) {
     publish_bytes(p, src, bytes);  // the peer may be polling the put's last element
     return;
@@ -108,6 +197,36 @@ void put(const char* fn, void* dest, const void* src, size_t bytes, int pe, bool
   }
   status st = rt.net().put(stream, s.region, pe, rt.remote_addr(s, pe), src, bytes, nbi);
   if (!st.ok()) transport_failed(fn, st);
+}
+
+void put_signal_to(const char* fn, void* dest, const void* src, size_t bytes, uint64_t* sig, uint64_t signal,
+                   int sig_op, int pe, bool nbi, int stream, bool own) {
+  runtime& rt = runtime::checked(fn);
+  if (sig_op != signal_set && sig_op != signal_add)
+    fatal("%s: sig_op %d is neither SHMEM_SIGNAL_SET nor SHMEM_SIGNAL_ADD", fn, sig_op);
+  sym_addr ss = check_atomic(rt, fn, "sig_addr", sig, sizeof(uint64_t), pe);
+  put_to(fn, dest, src, bytes, pe, nbi, stream, own);
+  amo_op op = sig_op == signal_set ? amo_op::set : amo_op::add;
+  if (void* p = rt.mapped(ss, pe)) {
+    // The data must be visible before the signal: complete transported data first.
+    if (rt.net().pending(stream)) quiet(stream);
+    cpu_atomic(op, p, 8, signal, 0);
+    return;
+  }
+  if (rt.net().pending(stream)) rt.net().fence(stream);
+  status st = rt.net().atomic(stream, ss.region, pe, rt.remote_addr(ss, pe), op, 8, signal, 0, nullptr,
+                              op == amo_op::add);
+  if (!st.ok()) transport_failed(fn, st);
+}
+
+}  // namespace
+
+void put(const char* fn, void* dest, const void* src, size_t bytes, int pe, bool nbi, int stream) {
+  put_to(fn, dest, src, bytes, pe, nbi, stream, false);
+}
+
+void put_scratch(const char* fn, void* dest, const void* src, size_t bytes, int pe, bool nbi, int stream) {
+  put_to(fn, dest, src, bytes, pe, nbi, stream, true);
 }
 
 void get(const char* fn, void* dest, const void* src, size_t bytes, int pe, bool nbi, int stream) {
@@ -135,6 +254,11 @@ void ibput(const char* fn, void* dest, const void* src, ptrdiff_t dst, ptrdiff_t
   auto* d = static_cast<char*>(dest);
   const auto* s = static_cast<const char*>(src);
   const auto eb = static_cast<ptrdiff_t>(elem_bytes);
+  if (nblocks > 0 && bytes_of(fn, "bsize", bsize, elem_bytes) > 0) {
+    runtime& rt = runtime::checked(fn);
+    check_pe(fn, pe);
+    check_strided(rt, fn, "dest", "dst", dest, dst, bsize, nblocks, elem_bytes);
+  }
   // Blocking puts: each returns when its block may be reused (for small blocks UCX copies them at once, so this
   // costs no wait), where an nbi put may still read the source after ibput has returned.
   for (size_t i = 0; i < nblocks; ++i)
@@ -147,6 +271,11 @@ void ibget(const char* fn, void* dest, const void* src, ptrdiff_t dst, ptrdiff_t
   auto* d = static_cast<char*>(dest);
   const auto* s = static_cast<const char*>(src);
   const auto eb = static_cast<ptrdiff_t>(elem_bytes);
+  if (nblocks > 0 && bytes_of(fn, "bsize", bsize, elem_bytes) > 0) {
+    runtime& rt = runtime::checked(fn);
+    check_pe(fn, pe);
+    check_strided(rt, fn, "source", "sst", src, sst, bsize, nblocks, elem_bytes);
+  }
   for (size_t i = 0; i < nblocks; ++i)
     get(fn, d + static_cast<ptrdiff_t>(i) * dst * eb, s + static_cast<ptrdiff_t>(i) * sst * eb, bsize * elem_bytes,
         pe, true, stream);
@@ -166,7 +295,7 @@ void iget(const char* fn, void* dest, const void* src, ptrdiff_t dst, ptrdiff_t 
 uint64_t atomic(const char* fn, amo_op op, void* target, unsigned width, uint64_t value, uint64_t compare, int pe,
                 int stream) {
   runtime& rt = runtime::checked(fn);
-  sym_addr s = check_atomic(rt, fn, target, width, pe);
+  sym_addr s = check_atomic(rt, fn, op == amo_op::fetch ? "source" : "dest", target, width, pe);
   if (void* p = rt.mapped(s, pe)) return cpu_atomic(op, p, width, value, compare);
   uint64_t old = 0;
   bool fetches = op != amo_op::add && op != amo_op::band && op != amo_op::bor && op != amo_op::bxor &&
@@ -180,7 +309,7 @@ uint64_t atomic(const char* fn, amo_op op, void* target, unsigned width, uint64_
 void atomic_nbi(const char* fn, amo_op op, void* fetch, void* target, unsigned width, uint64_t value,
                 uint64_t compare, int pe, int stream) {
   runtime& rt = runtime::checked(fn);
-  sym_addr s = check_atomic(rt, fn, target, width, pe);
+  sym_addr s = check_atomic(rt, fn, op == amo_op::fetch ? "source" : "dest", target, width, pe);
   if (void* p = rt.mapped(s, pe)) {
     uint64_t old = cpu_atomic(op, p, width, value, compare);
     std::memcpy(fetch, &old, width);  // little-endian: the low bytes hold the value
@@ -192,22 +321,12 @@ void atomic_nbi(const char* fn, amo_op op, void* fetch, void* target, unsigned w
 
 void put_signal(const char* fn, void* dest, const void* src, size_t bytes, uint64_t* sig, uint64_t signal,
                 int sig_op, int pe, bool nbi, int stream) {
-  runtime& rt = runtime::checked(fn);
-  if (sig_op != signal_set && sig_op != signal_add)
-    fatal("%s: sig_op %d is neither SHMEM_SIGNAL_SET nor SHMEM_SIGNAL_ADD", fn, sig_op);
-  sym_addr ss = check_atomic(rt, fn, sig, sizeof(uint64_t), pe);
-  put(fn, dest, src, bytes, pe, nbi, stream);
-  amo_op op = sig_op == signal_set ? amo_op::set : amo_op::add;
-  if (void* p = rt.mapped(ss, pe)) {
-    // The data must be visible before the signal: complete transported data first.
-    if (rt.net().pending(stream)) quiet(stream);
-    cpu_atomic(op, p, 8, signal, 0);
-    return;
-  }
-  if (rt.net().pending(stream)) rt.net().fence(stream);
-  status st = rt.net().atomic(stream, ss.region, pe, rt.remote_addr(ss, pe), op, 8, signal, 0, nullptr,
-                              op == amo_op::add);
-  if (!st.ok()) transport_failed(fn, st);
+  put_signal_to(fn, dest, src, bytes, sig, signal, sig_op, pe, nbi, stream, false);
+}
+
+void put_signal_scratch(const char* fn, void* dest, const void* src, size_t bytes, uint64_t* sig, uint64_t signal,
+                        int sig_op, int pe, bool nbi, int stream) {
+  put_signal_to(fn, dest, src, bytes, sig, signal, sig_op, pe, nbi, stream, true);
 }
 
 void fence(int stream) {

@@ -32,6 +32,7 @@ void sync_all() { group_sync("shmem_sync_all", team_world()->g); }
 void barrier_all() { group_barrier("shmem_barrier_all", team_world()->g); }
 
 void lock_set(const char* fn, long* lock) {
+  check_atomic_word(fn, "lock", lock);
   {
     std::lock_guard<std::mutex> g(held_mu);
     auto it = held.find(lock);
@@ -56,6 +57,7 @@ void lock_set(const char* fn, long* lock) {
 }
 
 void lock_clear(const char* fn, long* lock) {
+  check_atomic_word(fn, "lock", lock);
   {
     std::lock_guard<std::mutex> g(held_mu);
     if (held.erase(lock) == 0)
@@ -69,6 +71,7 @@ void lock_clear(const char* fn, long* lock) {
 }
 
 int lock_test(const char* fn, long* lock) {
+  check_atomic_word(fn, "lock", lock);
   {
     std::lock_guard<std::mutex> g(held_mu);
     if (held.count(lock) != 0) return 1;  // set, by this PE

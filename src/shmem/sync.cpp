@@ -228,11 +228,13 @@ void shmem_wait(long* ivar, long cmp_value) noexcept { wait_one(__func__, ivar, 
 void(shmem_wait_until)(long* ivar, int cmp, long cmp_value) noexcept { wait_one("shmem_wait_until", ivar, cmp, cmp_value); }
 
 uint64_t shmem_signal_fetch(const uint64_t* sig_addr) noexcept {
+  check_atomic_word(__func__, "sig_addr", sig_addr);
   poll_progress();  // programs poll signals with it
   return load_acquire(sig_addr);
 }
 
 uint64_t shmem_signal_wait_until(uint64_t* sig_addr, int cmp, uint64_t cmp_value) noexcept {
+  check_atomic_word(__func__, "sig_addr", sig_addr);
   wait_one(__func__, sig_addr, cmp, cmp_value);
   return load_acquire(sig_addr);
 }

@@ -1,4 +1,5 @@
 /* Programs that misuse OpenSHMEM, one per argv[1]; each must end the job with one clear line. */
+#include <rdsm/dsm.h>
 #include <shmem.h>
 #include <signal.h>
 #include <stdio.h>
@@ -52,6 +53,35 @@ int main(int argc, char **argv) {
     shmem_putmem(heap, big, (size_t)1 << 40, 0);
   } else if (strcmp(mode, "misaligned") == 0) {
     shmem_long_atomic_add((long *)((char *)heap + 4), 1, 0);
+  } else if (strcmp(mode, "reserved_put") == 0) { /* heap is the first block: before it lies the teams' scratch */
+    shmem_long_put(heap - 3, heap, 4, (me + 1) % shmem_n_pes());
+  } else if (strcmp(mode, "reserved_iput") == 0) { /* a negative stride from the first block reaches the same */
+    const long v[4] = {1, 2, 3, 4};
+    shmem_long_iput(heap, v, -1, 1, 4, (me + 1) % shmem_n_pes());
+  } else if (strcmp(mode, "iput_huge_stride") == 0) {
+    const long v[4] = {1, 2, 3, 4};
+    shmem_long_iput(heap, v, (ptrdiff_t)1 << 40, 1, 4, (me + 1) % shmem_n_pes());
+  } else if (strcmp(mode, "iget_huge_stride") == 0) {
+    long v[4];
+    shmem_long_iget(v, heap, 1, (ptrdiff_t)1 << 40, 4, (me + 1) % shmem_n_pes());
+  } else if (strcmp(mode, "signal_not_symmetric") == 0) {
+    uint64_t sig = 0;
+    shmem_long_put_signal(heap, &local, 1, &sig, 1, SHMEM_SIGNAL_SET, (me + 1) % shmem_n_pes());
+  } else if (strcmp(mode, "signal_misaligned") == 0) {
+    shmem_long_put_signal(heap, &local, 1, (uint64_t *)((char *)(heap + 2) + 4), 1, SHMEM_SIGNAL_SET, 0);
+  } else if (strcmp(mode, "signal_fetch_stack") == 0) {
+    uint64_t sig = 0;
+    printf("%llu\n", (unsigned long long)shmem_signal_fetch(&sig));
+  } else if (strcmp(mode, "signal_add_stack") == 0) {
+    uint64_t sig = 0;
+    shmem_signal_add(&sig, 1, 0);
+  } else if (strcmp(mode, "lock_not_symmetric") == 0) {
+    shmem_set_lock(&local);
+  } else if (strcmp(mode, "test_lock_not_symmetric") == 0) {
+    printf("%d\n", shmem_test_lock(&local));
+  } else if (strcmp(mode, "put_to_dsm") == 0) {
+    long *dsm = rdsm_dsm_alloc(1 << 20);
+    shmem_long_put(dsm, &local, 1, (me + 1) % shmem_n_pes());
   } else if (strcmp(mode, "pe_quiet_bad_pe") == 0) {
     const int targets[2] = {0, 5};
     shmem_pe_quiet(targets, 2);
