@@ -29,6 +29,45 @@ int on_team(const char* fn, shmem_team_t t, F&& op) {
   return 0;
 }
 
+// A collective's buffers, checked on every member before any data moves (OpenSHMEM requires both symmetric on
+// every PE): `dest_bytes` of dest and `source_bytes` of source each within one symmetric object.
+void check_buffers(const char* fn, const void* dest, size_t dest_bytes, const void* source, size_t source_bytes) {
+  check_symmetric(fn, "dest", dest, dest_bytes);
+  check_symmetric(fn, "source", source, source_bytes);
+}
+
+// The same buffer size for both, `nelems` elements of `elem_bytes` (broadcast, reductions, scans, collect's
+// own block); `count_arg` names the count.
+size_t check_buffers(const char* fn, const void* dest, const void* source, size_t nelems, size_t elem_bytes,
+                     const char* count_arg = "nelems") {
+  const size_t bytes = bytes_of(fn, count_arg, nelems, elem_bytes);
+  check_buffers(fn, dest, bytes, source, bytes);
+  return bytes;
+}
+
+// fcollect and alltoall: dest (alltoall: source too) holds one block of `nelems` elements per member.
+size_t check_blocks(const char* fn, const group& g, const void* dest, const void* source, size_t nelems,
+                    size_t elem_bytes, bool source_blocks) {
+  const size_t block = bytes_of(fn, "nelems", nelems, elem_bytes);
+  const size_t all = bytes_of(fn, "nelems", nelems, elem_bytes * static_cast<size_t>(g.size));
+  check_buffers(fn, dest, all, source, source_blocks ? all : block);
+  return block;
+}
+
+// alltoalls: element k of block j at index (j*nelems + k)*stride, for j below the team's size; strides step
+// forward (a negative one would reach before the object).
+void check_strided_blocks(const char* fn, const group& g, const void* dest, const void* source, ptrdiff_t dst,
+                          ptrdiff_t sst, size_t nelems, size_t elem_bytes) {
+  if (dst < 0 || sst < 0)
+    fatal("%s: %s %td is negative; the strides of shmem_alltoalls step forward through dest and source, in "
+          "elements (1 for contiguous ones)",
+          fn, dst < 0 ? "dst" : "sst", dst < 0 ? dst : sst);
+  bytes_of(fn, "nelems", nelems, elem_bytes * static_cast<size_t>(g.size));  // a count that overflows, named
+  const size_t elems = nelems * static_cast<size_t>(g.size);                   // in each of dest and source
+  check_strided_symmetric(fn, "dest", "dst", dest, dst, 1, elems, elem_bytes);
+  check_strided_symmetric(fn, "source", "sst", source, sst, 1, elems, elem_bytes);
+}
+
 int check_root(const char* fn, const group& g, int root) {
   if (root < 0 || root >= g.size) fatal("%s: PE_root %d out of range [0, %d) of the team", fn, root, g.size);
   return root;
@@ -100,6 +139,7 @@ void check_representation(const char* fn) {
 template <class T, template <class> class Op>
 void reduce(const char* fn, group& g, T* dest, const T* source, size_t n) {
   check_representation<T>(fn);
+  check_buffers(fn, dest, source, n, sizeof(T), "nreduce");
   group_reduce(fn, g, dest, source, n, sizeof(T), &combine<T, Op>);
 }
 
@@ -109,6 +149,7 @@ void reduce(const char* fn, group& g, T* dest, const T* source, size_t n) {
 template <class T>
 void scan(const char* fn, group& g, T* dest, const T* source, size_t n, bool inclusive) {
   check_representation<T>(fn);
+  check_buffers(fn, dest, source, n, sizeof(T));
   std::vector<T> sum(n, T());
   std::vector<T> in(n);
   group_sync(fn, g);
@@ -127,45 +168,62 @@ extern "C" {
 
 int shmem_broadcastmem(shmem_team_t team, void* dest, const void* source, size_t nelems, int PE_root) noexcept {
   return on_team(__func__, team, [&](const char* fn, group& g) {
-    group_broadcast(fn, g, dest, source, nelems, check_root(fn, g, PE_root), true);
+    group_broadcast(fn, g, dest, source, check_buffers(fn, dest, source, nelems, 1), check_root(fn, g, PE_root),
+                    true);
   });
 }
 int shmem_collectmem(shmem_team_t team, void* dest, const void* source, size_t nelems) noexcept {
-  return on_team(__func__, team, [&](const char* fn, group& g) { group_collect(fn, g, dest, source, nelems); });
+  return on_team(__func__, team, [&](const char* fn, group& g) {
+    group_collect(fn, g, dest, source, check_buffers(fn, dest, source, nelems, 1));
+  });
 }
 int shmem_fcollectmem(shmem_team_t team, void* dest, const void* source, size_t nelems) noexcept {
-  return on_team(__func__, team, [&](const char* fn, group& g) { group_fcollect(fn, g, dest, source, nelems); });
+  return on_team(__func__, team, [&](const char* fn, group& g) {
+    group_fcollect(fn, g, dest, source, check_blocks(fn, g, dest, source, nelems, 1, false));
+  });
 }
 int shmem_alltoallmem(shmem_team_t team, void* dest, const void* source, size_t nelems) noexcept {
-  return on_team(__func__, team, [&](const char* fn, group& g) { group_alltoall(fn, g, dest, source, nelems); });
+  return on_team(__func__, team, [&](const char* fn, group& g) {
+    group_alltoall(fn, g, dest, source, check_blocks(fn, g, dest, source, nelems, 1, true));
+  });
 }
 int shmem_alltoallsmem(shmem_team_t team, void* dest, const void* source, ptrdiff_t dst, ptrdiff_t sst,
                        size_t nelems) noexcept {
-  return on_team(__func__, team,
-                 [&](const char* fn, group& g) { group_alltoalls(fn, g, dest, source, dst, sst, nelems, 1); });
+  return on_team(__func__, team, [&](const char* fn, group& g) {
+    check_strided_blocks(fn, g, dest, source, dst, sst, nelems, 1);
+    group_alltoalls(fn, g, dest, source, dst, sst, nelems, 1);
+  });
 }
 
 #define RDSM_DEF_COLL(T, N)                                                                                 \
   int shmem_##N##_broadcast(shmem_team_t team, T* dest, const T* source, size_t nelems, int PE_root) noexcept {      \
     return on_team(__func__, team, [&](const char* fn, group& g) {                                          \
-      group_broadcast(fn, g, dest, source, nelems * sizeof(T), check_root(fn, g, PE_root), true);           \
+      const size_t bytes = check_buffers(fn, dest, source, nelems, sizeof(T));                              \
+      group_broadcast(fn, g, dest, source, bytes, check_root(fn, g, PE_root), true);                        \
     });                                                                                                     \
   }                                                                                                         \
   int shmem_##N##_collect(shmem_team_t team, T* dest, const T* source, size_t nelems) noexcept {                    \
     return on_team(__func__, team,                                                                          \
-                   [&](const char* fn, group& g) { group_collect(fn, g, dest, source, nelems * sizeof(T)); }); \
+                   [&](const char* fn, group& g) {                                                          \
+                     group_collect(fn, g, dest, source, check_buffers(fn, dest, source, nelems, sizeof(T)));  \
+                   });                                                                                      \
   }                                                                                                         \
   int shmem_##N##_fcollect(shmem_team_t team, T* dest, const T* source, size_t nelems) noexcept {                   \
     return on_team(__func__, team,                                                                          \
-                   [&](const char* fn, group& g) { group_fcollect(fn, g, dest, source, nelems * sizeof(T)); }); \
+                   [&](const char* fn, group& g) {                                                          \
+                     group_fcollect(fn, g, dest, source, check_blocks(fn, g, dest, source, nelems, sizeof(T), false)); \
+                   });                                                                                      \
   }                                                                                                         \
   int shmem_##N##_alltoall(shmem_team_t team, T* dest, const T* source, size_t nelems) noexcept {                   \
     return on_team(__func__, team,                                                                          \
-                   [&](const char* fn, group& g) { group_alltoall(fn, g, dest, source, nelems * sizeof(T)); }); \
+                   [&](const char* fn, group& g) {                                                          \
+                     group_alltoall(fn, g, dest, source, check_blocks(fn, g, dest, source, nelems, sizeof(T), true)); \
+                   });                                                                                      \
   }                                                                                                         \
   int shmem_##N##_alltoalls(shmem_team_t team, T* dest, const T* source, ptrdiff_t dst, ptrdiff_t sst,      \
                             size_t nelems) noexcept {                                                                \
     return on_team(__func__, team, [&](const char* fn, group& g) {                                          \
+      check_strided_blocks(fn, g, dest, source, dst, sst, nelems, sizeof(T));                               \
       group_alltoalls(fn, g, dest, source, dst, sst, nelems, sizeof(T));                                    \
     });                                                                                                     \
   }
@@ -207,26 +265,28 @@ void shmem_sync(int PE_start, int logPE_stride, int PE_size, long* pSync) noexce
   void shmem_broadcast##B(void* dest, const void* source, size_t nelems, int PE_root, int PE_start,         \
                           int logPE_stride, int PE_size, long* pSync) noexcept {                                      \
     group g = active_set(__func__, PE_start, logPE_stride, PE_size, pSync);                                  \
-    group_broadcast(__func__, g, dest, source, nelems * (B / 8), check_root(__func__, g, PE_root), false);   \
+    const size_t bytes = check_buffers(__func__, dest, source, nelems, B / 8);                               \
+    group_broadcast(__func__, g, dest, source, bytes, check_root(__func__, g, PE_root), false);              \
   }                                                                                                         \
   void shmem_collect##B(void* dest, const void* source, size_t nelems, int PE_start, int logPE_stride,      \
                         int PE_size, long* pSync) noexcept {                                                          \
     group g = active_set(__func__, PE_start, logPE_stride, PE_size, pSync);                                \
-    group_collect(__func__, g, dest, source, nelems * (B / 8));                                              \
+    group_collect(__func__, g, dest, source, check_buffers(__func__, dest, source, nelems, B / 8));          \
   }                                                                                                         \
   void shmem_fcollect##B(void* dest, const void* source, size_t nelems, int PE_start, int logPE_stride,     \
                          int PE_size, long* pSync) noexcept {                                                         \
     group g = active_set(__func__, PE_start, logPE_stride, PE_size, pSync);                                \
-    group_fcollect(__func__, g, dest, source, nelems * (B / 8));                                             \
+    group_fcollect(__func__, g, dest, source, check_blocks(__func__, g, dest, source, nelems, B / 8, false)); \
   }                                                                                                         \
   void shmem_alltoall##B(void* dest, const void* source, size_t nelems, int PE_start, int logPE_stride,     \
                          int PE_size, long* pSync) noexcept {                                                         \
     group g = active_set(__func__, PE_start, logPE_stride, PE_size, pSync);                                \
-    group_alltoall(__func__, g, dest, source, nelems * (B / 8));                                             \
+    group_alltoall(__func__, g, dest, source, check_blocks(__func__, g, dest, source, nelems, B / 8, true)); \
   }                                                                                                         \
   void shmem_alltoalls##B(void* dest, const void* source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems,      \
                           int PE_start, int logPE_stride, int PE_size, long* pSync) noexcept {                        \
     group g = active_set(__func__, PE_start, logPE_stride, PE_size, pSync);                                \
+    check_strided_blocks(__func__, g, dest, source, dst, sst, nelems, B / 8);                                \
     group_alltoalls(__func__, g, dest, source, dst, sst, nelems, B / 8);                                     \
   }
 RDSM_SHMEM_LEGACY_SIZES(RDSM_DEF_LEGACY_SIZED)
@@ -235,7 +295,8 @@ RDSM_SHMEM_LEGACY_SIZES(RDSM_DEF_LEGACY_SIZED)
   void shmem_##N##_##OP##_to_all(T* dest, const T* source, int nreduce, int PE_start, int logPE_stride,    \
                                  int PE_size, T*, long* pSync) noexcept {                                             \
     group g = active_set(__func__, PE_start, logPE_stride, PE_size, pSync);                                \
-    reduce<T, op_##OP>(__func__, g, dest, source, static_cast<size_t>(nreduce < 0 ? 0 : nreduce));          \
+    if (nreduce < 0) fatal("%s: nreduce %d is negative; check the element count", __func__, nreduce);        \
+    reduce<T, op_##OP>(__func__, g, dest, source, static_cast<size_t>(nreduce));                            \
   }
 #define RDSM_DEF_TO_ALL_BITWISE(T, N) RDSM_DEF_TO_ALL(T, N, and) RDSM_DEF_TO_ALL(T, N, or) RDSM_DEF_TO_ALL(T, N, xor)
 #define RDSM_DEF_TO_ALL_MINMAX(T, N) RDSM_DEF_TO_ALL(T, N, max) RDSM_DEF_TO_ALL(T, N, min)

@@ -1,5 +1,6 @@
 /* Misused collectives, one per argv[1]; each must end the job with one clear line naming the call. */
 #include <shmem.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,7 +19,8 @@ int main(int argc, char **argv) {
     shmem_broadcast64(dst, src, 4, -1, 0, 0, n, psync);
   } else if (strcmp(mode, "private_source") == 0) {
     /* A member passes a private buffer as the source of a large broadcast: on one host members copy the root's
-     * symmetric source through their own source argument, which must be the same symmetric object. */
+     * symmetric source through their own source argument, which must be the same symmetric object (it is
+     * refused at the call's entry, as every collective's buffers are). */
     enum { bytes = 1 << 17 };
     char *priv = malloc(bytes); /* not a global or static variable: those are symmetric */
     char *sym = shmem_malloc(bytes), *out = shmem_malloc(bytes);
@@ -40,6 +42,45 @@ int main(int argc, char **argv) {
     }
     shmem_barrier_all();
     shmem_barrier_all();
+  } else if (strcmp(mode, "broadcast_negative_count") == 0) { /* nelems -5 converted to size_t */
+    int nelems = -5;
+    for (int i = 0; i < SHMEM_SYNC_SIZE; i++) psync[i] = SHMEM_SYNC_VALUE;
+    shmem_barrier_all();
+    shmem_broadcast64(dst, src, nelems, 0, 0, 0, n, psync);
+  } else if (strcmp(mode, "reduce_size_max") == 0) {
+    shmem_long_sum_reduce(SHMEM_TEAM_WORLD, dst, src, SIZE_MAX);
+  } else if (strcmp(mode, "to_all_negative_count") == 0) {
+    static long pwrk[SHMEM_REDUCE_MIN_WRKDATA_SIZE];
+    for (int i = 0; i < SHMEM_SYNC_SIZE; i++) psync[i] = SHMEM_SYNC_VALUE;
+    shmem_barrier_all();
+    shmem_long_sum_to_all(dst, src, -5, 0, 0, n, pwrk, psync);
+  } else if (strcmp(mode, "reduce_too_big") == 0) { /* 8 TiB: refused before any buffer is allocated */
+    shmem_long_sum_reduce(SHMEM_TEAM_WORLD, dst, src, (size_t)1 << 40);
+  } else if (strcmp(mode, "inscan_too_big") == 0) {
+    shmem_long_sum_inscan(SHMEM_TEAM_WORLD, dst, src, (size_t)1 << 40);
+  } else if (strcmp(mode, "broadcast_too_big") == 0) {
+    shmem_long_broadcast(SHMEM_TEAM_WORLD, dst, src, (size_t)1 << 40, 0);
+  } else if (strcmp(mode, "reduce_null_source") == 0) {
+    shmem_long_sum_reduce(SHMEM_TEAM_WORLD, dst, NULL, 4);
+  } else if (strcmp(mode, "broadcast_null_dest") == 0) {
+    shmem_long_broadcast(SHMEM_TEAM_WORLD, NULL, src, 4, 0);
+  } else if (strcmp(mode, "broadcastmem_null_source") == 0) {
+    shmem_broadcastmem(SHMEM_TEAM_WORLD, dst, NULL, 32, 0);
+  } else if (strcmp(mode, "inscan_stack_dest") == 0) {
+    long local[4];
+    shmem_long_sum_inscan(SHMEM_TEAM_WORLD, local, src, 4);
+  } else if (strcmp(mode, "alltoalls_negative_stride") == 0) {
+    long *heap = shmem_malloc(64 * sizeof(long));
+    shmem_long_alltoalls(SHMEM_TEAM_WORLD, heap + 32, heap, -1, 1, 2);
+  } else if (strcmp(mode, "alltoalls_huge_stride") == 0) {
+    long *heap = shmem_malloc(64 * sizeof(long));
+    shmem_long_alltoalls(SHMEM_TEAM_WORLD, heap + 32, heap, (ptrdiff_t)1 << 40, 1, 2);
+  } else if (strcmp(mode, "alltoall_past_block") == 0) { /* with SHMEM_DEBUG=1: 2 PEs' blocks of 64 longs */
+    long *heap = shmem_malloc(64 * sizeof(long));
+    shmem_long_alltoall(SHMEM_TEAM_WORLD, heap + 32, heap, 64);
+  } else if (strcmp(mode, "reduce_reserved_dest") == 0) { /* the heap's first block: before it, teams' scratch */
+    long *heap = shmem_malloc(64 * sizeof(long));
+    shmem_long_sum_reduce(SHMEM_TEAM_WORLD, heap - 8, heap, 4);
   } else {
     fprintf(stderr, "unknown mode '%s'\n", mode);
     shmem_finalize();
