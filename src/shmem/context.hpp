@@ -76,6 +76,11 @@ inline int ctx_stream(const char* fn, shmem_ctx_t ctx) {
 /// The core team behind a handle; ends the job naming `fn` for SHMEM_TEAM_INVALID or a destroyed team.
 inline team* core_team(const char* fn, shmem_team_t t) {
   if (t == SHMEM_TEAM_INVALID) fatal("%s: team is SHMEM_TEAM_INVALID", fn);
+  // An address no handle can have (Linux maps nothing in the first 64 KiB; handles are aligned) is named before
+  // it is read, where the load below would crash. Other garbage is caught only where it reads as destroyed.
+  const auto a = reinterpret_cast<uintptr_t>(t);
+  if (a < 65536 || a % alignof(rdsm_team) != 0) [[unlikely]]
+    team_not_live(fn, t);
   team* core = t->core;
   if (core == nullptr) [[unlikely]]
     team_not_live(fn, t);

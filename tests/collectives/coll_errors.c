@@ -78,6 +78,8 @@ int main(int argc, char **argv) {
   } else if (strcmp(mode, "alltoall_past_block") == 0) { /* with SHMEM_DEBUG=1: 2 PEs' blocks of 64 longs */
     long *heap = shmem_malloc(64 * sizeof(long));
     shmem_long_alltoall(SHMEM_TEAM_WORLD, heap + 32, heap, 64);
+  } else if (strcmp(mode, "broadcast_garbage_team") == 0) { /* no team lives there: reading it would crash */
+    shmem_long_broadcast((shmem_team_t)(uintptr_t)0x1234, dst, src, 4, 0);
   } else if (strcmp(mode, "reduce_reserved_dest") == 0) { /* the heap's first block: before it, teams' scratch */
     long *heap = shmem_malloc(64 * sizeof(long));
     shmem_long_sum_reduce(SHMEM_TEAM_WORLD, heap - 8, heap, 4);
