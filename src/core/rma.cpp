@@ -180,7 +180,9 @@ size_t bytes_of(const char* fn, const char* arg, size_t count, size_t elem_bytes
 
 namespace {
 
-void put_to(const char* fn, void* dest, const void* src, size_t bytes, int pe, bool nbi, int stream, bool own) {
+// Inlined into put and put_scratch: the put path keeps the shape it had before `own` (one call, no more).
+[[gnu::always_inline]] inline void put_to(const char* fn, void* dest, const void* src, size_t bytes, int pe, bool nbi,
+                                          int stream, bool own) {
   runtime& rt = runtime::checked(fn);
   check_pe(fn, pe);
   if (bytes == 0) return;  // nothing to move: any address will do, NULL included (1.5 Annex C)
