@@ -15,7 +15,8 @@ namespace rdsm::detail {
 namespace {
 
 // SHMEM_DEBUG: the target lies in one live block of the user's heap (a put past the end of its block lands in
-// the next one without it; the runtime's own symmetric memory, below the user's heap, is not looked at).
+// the next one without it; the runtime's own symmetric memory, below the user's heap, is refused or allowed by
+// resolve_checked before this).
 void check_heap_block(runtime& rt, const char* fn, const char* arg, const void* addr, size_t bytes) {
   const auto a = reinterpret_cast<uintptr_t>(addr);
   if (a < rt.user_heap_base() || a - rt.user_heap_base() >= rt.heap().span()) return;
