@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <type_traits>
 
+#include "common/log.hpp"
 #include "core/progress.hpp"
 #include "core/rma.hpp"
 #include "core/runtime.hpp"
@@ -17,6 +18,18 @@ using namespace rdsm::detail;
 namespace {
 
 bool included(const int* status, size_t i) { return status == nullptr || status[i] == 0; }
+
+// The variables a wait or test reads must be symmetric (remotely accessible): a local one that no peer can
+// update would make a wait hang unnamed.
+template <class T>
+void check_ivars(const char* fn, const char* arg, const T* ivars, size_t n) {
+  check_symmetric(fn, arg, ivars, bytes_of(fn, "nelems", n, sizeof(T)));
+}
+
+void check_indices(const char* fn, const size_t* indices, size_t n) {
+  if (indices == nullptr && n != 0)
+    fatal("%s: indices is NULL; pass an array of nelems (%zu) size_t for the satisfied indices", fn, n);
+}
 
 // Holds when element i satisfies its comparison (scalar operand or per-element vector).
 template <class T>
@@ -39,6 +52,7 @@ wait_on value_wait(const char* fn, T* ivar, int cmp, T value, bool vector) {
 template <class T>
 void wait_one(const char* fn, T* ivar, int cmp, T value) {
   check_cmp(fn, cmp);
+  check_ivars(fn, "ivar", ivar, 1);
   if (compare(cmp, load_acquire(ivar), value)) return;
   const wait_on on = value_wait(fn, ivar, cmp, value, false);
   wait_scope scope(on);
@@ -58,6 +72,7 @@ bool all_satisfied(T* ivars, size_t n, const int* status, int cmp, const T* valu
 template <class T>
 int test_all(const char* fn, T* ivars, size_t n, const int* status, int cmp, const T* values, T value) {
   check_cmp(fn, cmp);
+  check_ivars(fn, "ivars", ivars, n);
   if (all_satisfied(ivars, n, status, cmp, values, value)) return 1;
   poll_progress();
   return all_satisfied(ivars, n, status, cmp, values, value) ? 1 : 0;
@@ -90,6 +105,7 @@ size_t find_any(T* ivars, size_t n, const int* status, int cmp, const T* values,
 template <class T>
 size_t test_any(const char* fn, T* ivars, size_t n, const int* status, int cmp, const T* values, T value) {
   check_cmp(fn, cmp);
+  check_ivars(fn, "ivars", ivars, n);
   const size_t i = find_any(ivars, n, status, cmp, values, value);
   if (i != SIZE_MAX || n == 0) return i;
   poll_progress();
@@ -108,6 +124,8 @@ template <class T>
 size_t test_some(const char* fn, T* ivars, size_t n, size_t* indices, const int* status, int cmp,
                  const T* values, T value) {
   check_cmp(fn, cmp);
+  check_ivars(fn, "ivars", ivars, n);
+  check_indices(fn, indices, n);
   const size_t found = find_some(ivars, n, indices, status, cmp, values, value);
   if (found != 0 || n == 0) return found;
   poll_progress();
@@ -123,6 +141,7 @@ bool any_included(size_t n, const int* status) {
 template <class T>
 void wait_all(const char* fn, T* ivars, size_t n, const int* status, int cmp, const T* values, T value) {
   check_cmp(fn, cmp);
+  check_ivars(fn, "ivars", ivars, n);
   if (all_satisfied(ivars, n, status, cmp, values, value)) return;
   const wait_on on = value_wait(fn, ivars, cmp, value, n != 1 || values != nullptr);
   wait_scope scope(on);
@@ -134,6 +153,7 @@ template <class T>
 size_t wait_any(const char* fn, T* ivars, size_t n, const int* status, int cmp, const T* values, T value) {
   if (!any_included(n, status)) return SIZE_MAX;
   check_cmp(fn, cmp);
+  check_ivars(fn, "ivars", ivars, n);
   size_t i = find_any(ivars, n, status, cmp, values, value);
   if (i != SIZE_MAX) return i;
   const wait_on on = value_wait(fn, ivars, cmp, value, n != 1 || values != nullptr);
@@ -148,6 +168,8 @@ size_t wait_some(const char* fn, T* ivars, size_t n, size_t* indices, const int*
                  const T* values, T value) {
   if (!any_included(n, status)) return 0;
   check_cmp(fn, cmp);
+  check_ivars(fn, "ivars", ivars, n);
+  check_indices(fn, indices, n);
   size_t found = find_some(ivars, n, indices, status, cmp, values, value);
   if (found != 0) return found;
   const wait_on on = value_wait(fn, ivars, cmp, value, n != 1 || values != nullptr);

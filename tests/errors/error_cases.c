@@ -79,6 +79,13 @@ int main(int argc, char **argv) {
     shmem_set_lock(&local);
   } else if (strcmp(mode, "test_lock_not_symmetric") == 0) {
     printf("%d\n", shmem_test_lock(&local));
+  } else if (strcmp(mode, "wait_not_symmetric") == 0) {
+    shmem_long_wait_until(&local, SHMEM_CMP_EQ, 1); /* no peer can set it: it hung, unnamed */
+  } else if (strcmp(mode, "test_any_not_symmetric") == 0) {
+    long flags[4] = {0, 0, 0, 0};
+    printf("%zu\n", shmem_long_test_any(flags, 4, NULL, SHMEM_CMP_EQ, 1));
+  } else if (strcmp(mode, "test_some_null_indices") == 0) {
+    printf("%zu\n", shmem_long_test_some(heap, 4, NULL, NULL, SHMEM_CMP_EQ, 0));
   } else if (strcmp(mode, "put_to_dsm") == 0) {
     long *dsm = rdsm_dsm_alloc(1 << 20);
     shmem_long_put(dsm, &local, 1, (me + 1) % shmem_n_pes());

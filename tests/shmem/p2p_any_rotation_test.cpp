@@ -92,7 +92,7 @@ void check_senders(const any_ops<T>& op, T* flags) {
             shmem_##N_##_test_any_vector, shmem_##N_##_p};                                                  \
   }                                                                                                         \
   TEST(P2pAnyRotation, EverySatisfiedIndexInTurn_##N_) {                                                    \
-    T local[N];                                                                                             \
+    static T local[N]; /* the variables a wait or test reads are symmetric, here a global */                \
     check_local<T>(any_ops_##N_(), local);                                                                  \
   }                                                                                                         \
   TEST(P2pAnyRotation, EverySenderSeenWhileOthersStaySatisfied_##N_) {                                      \
