@@ -56,6 +56,8 @@ class symmetric_heap {
   size_t capacity() const { return capacity_; }
   /// Bytes from the base in which blocks lie: capacity(), plus aliasing_period with a colour.
   size_t span() const { return length_; }
+  /// Where the heap starts: a block's offset from it is the same on every PE that allocated alike.
+  uintptr_t base() const { return base_; }
 
  private:
   static constexpr size_t granule = 64;  // every block is a multiple of a cache line

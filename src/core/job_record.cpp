@@ -3,7 +3,9 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cfloat>
+#include <iterator>
 #include <cstring>
 
 #include "common/log.hpp"
@@ -21,6 +23,14 @@ template <size_t N>
 std::string text_of(const char (&field)[N]) {
   return std::string(field, strnlen(field, N));
 }
+
+// The names of job_record's sizes and flags, in order.
+constexpr const char* size_names[] = {"RDSM_COLL_BCAST_SCATTER",      "RDSM_COLL_BCAST_PULL",
+                                      "RDSM_COLL_BCAST_SPLIT",        "RDSM_COLL_ALLTOALL_AGGREGATE",
+                                      "RDSM_COLL_DELIVER_PULL",       "RDSM_COLL_REDUCE_EXCHANGE"};
+constexpr const char* flag_names[] = {"SHMEM_DEBUG", "RDSM_SHARE_GLOBALS", "RDSM_SHARE_HEAP", "RDSM_COLL_HIERARCHY"};
+static_assert(std::size(size_names) == std::size(job_record{}.sizes) &&
+              std::size(flag_names) == std::size(job_record{}.flags));
 
 // PE `a`'s and PE `b`'s records compared field by field; the first field that differs, as a line.
 std::optional<std::string> compare(const job_record& x, int a, const job_record& y, int b) {
@@ -56,6 +66,15 @@ std::optional<std::string> compare(const job_record& x, int a, const job_record&
   if (text_of(x.consistency) != text_of(y.consistency))
     return differ("RDSM_DSM_CONSISTENCY", text_of(x.consistency), text_of(y.consistency),
                   "set it to the same value for every PE");
+  for (size_t i = 0; i < std::size(x.sizes); ++i)
+    if (x.sizes[i] != y.sizes[i])
+      return differ(size_names[i], num(x.sizes[i]), num(y.sizes[i]), "set it to the same value for every PE");
+  for (size_t i = 0; i < std::size(x.flags); ++i)
+    if (x.flags[i] != y.flags[i])
+      return differ(flag_names[i], num(x.flags[i]), num(y.flags[i]), "set it to the same value for every PE");
+  if (text_of(x.dsm_same_host) != text_of(y.dsm_same_host))
+    return differ("RDSM_DSM_SAME_HOST", text_of(x.dsm_same_host), text_of(y.dsm_same_host),
+                  "set it to the same value for every PE");
   return std::nullopt;
 }
 
@@ -85,6 +104,12 @@ job_record job_record_make(const config& cfg, uint64_t executable) {
   put_text(r.dsm_base, cfg.dsm_base);
   put_text(r.consistency, cfg.dsm_consistency);
   put_text(r.arch, build_arch());
+  const uint64_t sizes[] = {cfg.coll_bcast_scatter,      cfg.coll_bcast_pull,   cfg.coll_bcast_split,
+                            cfg.coll_alltoall_aggregate, cfg.coll_deliver_pull, cfg.coll_reduce_exchange};
+  std::copy(std::begin(sizes), std::end(sizes), r.sizes);
+  const bool flags[] = {cfg.debug, cfg.share_globals, cfg.share_heap, cfg.coll_hierarchy};
+  std::copy(std::begin(flags), std::end(flags), r.flags);
+  put_text(r.dsm_same_host, cfg.dsm_same_host);
   return r;
 }
 

@@ -15,7 +15,7 @@ namespace rdsm::detail {
 
 /// The version of everything whose layout crosses PEs: bootstrap records, the runtime's internal words,
 /// DSM protocol messages, directory and notice words, heap metadata. Raise it when one changes.
-inline constexpr uint32_t wire_layout_version = 2;  // 2: barrier words 14-15 and team scratch across hosts
+inline constexpr uint32_t wire_layout_version = 3;  // 3: the job record's settings of collectives
 
 /// One PE's record: fixed-width fields only, no padding, the same bytes on every architecture.
 struct job_record {
@@ -31,8 +31,14 @@ struct job_record {
   char dsm_base[24];        // RDSM_DSM_BASE as written
   char consistency[16];     // RDSM_DSM_CONSISTENCY
   char arch[16];            // "x86_64", "aarch64", ...
+  // Settings that choose how collectives run (and so what each PE sends and waits for): a PE with another
+  // value would wait for what its peers never send. In the order of job_record_settings.
+  uint64_t sizes[6];  // RDSM_COLL_BCAST_SCATTER, _BCAST_PULL, _BCAST_SPLIT, _ALLTOALL_AGGREGATE, _DELIVER_PULL,
+                      // _REDUCE_EXCHANGE
+  uint8_t flags[4];   // SHMEM_DEBUG, RDSM_SHARE_GLOBALS, RDSM_SHARE_HEAP, RDSM_COLL_HIERARCHY (0 or 1)
+  char dsm_same_host[12];  // RDSM_DSM_SAME_HOST
 };
-static_assert(sizeof(job_record) == 112, "job_record must have the same layout on every architecture");
+static_assert(sizeof(job_record) == 176, "job_record must have the same layout on every architecture");
 
 /// This PE's record.
 job_record job_record_make(const config& cfg, uint64_t executable);

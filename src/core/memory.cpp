@@ -35,6 +35,18 @@ void check_agreement(runtime& rt, const char* fn, size_t value) {
   check_same_arguments(fn, "sizes", &v, 1);
 }
 
+// With SHMEM_DEBUG, every PE must free (or resize) the same block: freeing different ones leaves the heaps
+// apart, and every later allocation at different offsets (a put then lands in another live block).
+void check_same_block(runtime& rt, const char* fn, const void* p, size_t bytes, bool with_size) {
+  if (!rt.checking() || rt.n_pes() == 1) return;
+  const auto a = reinterpret_cast<uintptr_t>(p);
+  const uintptr_t base = rt.heap().base();
+  // A heap block as its offset (the same on every PE), anything else as its address; null as 0.
+  const uint64_t args[2] = {p == nullptr || a < base || a - base >= rt.heap().span() ? a : a - base + 1, bytes};
+  check_same_arguments(fn, with_size ? "arguments (block as 1 + its heap offset, 0 for NULL; size)" : "blocks (1 + the heap offset, 0 for NULL)",
+                       args, with_size ? 2 : 1);
+}
+
 }  // namespace
 
 void check_same_arguments(const char* fn, const char* what, const uint64_t* values, size_t n) {
@@ -89,6 +101,7 @@ void* sym_allocate(const char* fn, size_t bytes, size_t alignment, bool zero) {
 
 void sym_free(const char* fn, void* p) {
   runtime& rt = runtime::checked(fn);
+  check_same_block(rt, fn, p, 0, false);
   barrier_all();  // no PE may still be accessing the block
   if (p == nullptr) return;
   if (!rt.heap().release(p))
@@ -99,6 +112,7 @@ void sym_free(const char* fn, void* p) {
 
 void* sym_reallocate(const char* fn, void* p, size_t bytes) {
   runtime& rt = runtime::checked(fn);
+  check_same_block(rt, fn, p, bytes, true);
   if (p == nullptr) return sym_allocate(fn, bytes, 0, false);
   if (bytes == 0) {
     sym_free(fn, p);

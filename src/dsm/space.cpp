@@ -240,6 +240,10 @@ void* space::allocate(const char* fn, size_t bytes, rdsm_dsm_placement_t placeme
 }
 
 void space::release_block(const char* fn, void* p) {
+  // Freeing different blocks would leave the allocators apart, and "the same address everywhere" broken from
+  // the next allocation on; checked always, as allocate's arguments are.
+  const uint64_t arg = reinterpret_cast<uintptr_t>(p);
+  check_same_arguments(fn, "pointers", &arg, 1);
   if (p == nullptr) return;
   release();
   barrier_all();  // no PE still uses the block

@@ -144,6 +144,20 @@ int main(int argc, char **argv) {
     if (strcmp(mode, "team_reduce_after_destroy") == 0) shmem_long_sum_reduce(team, heap, heap + 1, 1);
     shmem_team_sync(team); /* team_sync_after_destroy */
     shmem_barrier_all();
+  } else if (strcmp(mode, "free_apart") == 0 || strcmp(mode, "realloc_apart") == 0) {
+    /* PEs free (or resize) different blocks: the heaps would come apart (SHMEM_DEBUG checks) */
+    long *a = shmem_malloc(64), *b = shmem_malloc(64);
+    if (strcmp(mode, "free_apart") == 0) shmem_free(me == 0 ? a : b);
+    else shmem_realloc(me == 0 ? a : b, 128);
+    shmem_barrier_all();
+  } else if (strcmp(mode, "dsm_free_apart") == 0) {
+    /* PEs free different DSM blocks: the next allocation's address would differ between PEs */
+    char *a = rdsm_dsm_alloc(1 << 16), *b = rdsm_dsm_alloc(1 << 16);
+    rdsm_dsm_free(me == 0 ? a : b);
+    shmem_barrier_all();
+  } else if (strcmp(mode, "settings") == 0) {
+    /* the settings under test differ between PEs (the command sets them): init ends the job */
+    shmem_barrier_all();
   } else if (strcmp(mode, "exhausted") == 0) {
     void *p = shmem_malloc((size_t)1 << 40);
     long *q = shmem_malloc(1024);

@@ -62,6 +62,13 @@ TEST(JobRecord, EachFieldIsCompared) {
   differ([](job_record& x) { std::strcpy(x.dsm_base, "0x300000000000"); }, "RDSM_DSM_BASE");
   differ([](job_record& x) { std::strcpy(x.consistency, "sequential"); }, "RDSM_DSM_CONSISTENCY");
   differ([](job_record& x) { x.os_page_size = 65536; }, "system page size");
+  differ([](job_record& x) { x.flags[0] = 1 - x.flags[0]; }, "SHMEM_DEBUG");
+  differ([](job_record& x) { x.flags[1] = 1 - x.flags[1]; }, "RDSM_SHARE_GLOBALS");
+  differ([](job_record& x) { x.flags[2] = 1 - x.flags[2]; }, "RDSM_SHARE_HEAP");
+  differ([](job_record& x) { x.flags[3] = 1 - x.flags[3]; }, "RDSM_COLL_HIERARCHY");
+  differ([](job_record& x) { x.sizes[1] += 1; }, "RDSM_COLL_BCAST_PULL");
+  differ([](job_record& x) { x.sizes[3] += 1; }, "RDSM_COLL_ALLTOALL_AGGREGATE");
+  differ([](job_record& x) { std::strcpy(x.dsm_same_host, "copy"); }, "RDSM_DSM_SAME_HOST");
   // A larger system page is fine when the DSM page is a multiple of it.
   std::vector<job_record> r{base, base};
   r[0].dsm_page_size = r[1].dsm_page_size = 65536;
