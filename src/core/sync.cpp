@@ -46,7 +46,7 @@ void lock_set(const char* fn, long* lock) {
     return (atomic(fn, amo_op::fetch, lock, 8, 0, 0, lock_home) & 0xffffffffu) == (ticket & 0xffffffffu);
   };
   if (!served()) {
-    const wait_on on{.call = fn, .what = "lock", .addr = lock};  // its holder is not known here
+    const wait_on on{.call = fn, .what = "lock", .addr = lock, .by_peer = true};  // its holder is not known here
     wait_scope scope(on);
     backoff b;
     while (!served()) b.pause();

@@ -6,6 +6,7 @@
 
 #include "common/log.hpp"
 #include "core/runtime.hpp"
+#include "core/watch.hpp"
 
 namespace rdsm::detail {
 namespace {
@@ -59,14 +60,25 @@ void and_combine(void* acc, const void* in, size_t n) {
   for (size_t i = 0; i < n; ++i) a[i] &= b[i];
 }
 
-// Slots free on every member of the parent (collective over the parent).
+// Slots free on every member of the parent (collective over the parent). A second word, the same constant
+// from every member, comes out of the AND intact only when every member took part: a member in another
+// collective completes the reduction with what it never wrote (no free slot at all, once the job's warning).
 uint64_t agree_free_slots(const char* fn, team* parent) {
+  constexpr uint64_t taking_part = 0x7370'6c69'7400'0001;  // "split"
   long* w = agreement_words(parent);
   std::memcpy(&w[0], &g_free_slots, sizeof(uint64_t));
-  group_reduce(fn, parent->g, &w[1], &w[0], 1, sizeof(uint64_t), and_combine);
-  uint64_t all = 0;
-  std::memcpy(&all, &w[1], sizeof all);
-  w[0] = w[1] = 0;
+  std::memcpy(&w[1], &taking_part, sizeof(uint64_t));
+  group_reduce(fn, parent->g, &w[2], &w[0], 2, sizeof(uint64_t), and_combine);
+  uint64_t all = 0, check = 0;
+  std::memcpy(&all, &w[2], sizeof all);
+  std::memcpy(&check, &w[3], sizeof check);
+  w[0] = w[1] = w[2] = w[3] = 0;
+  if (check != taking_part) {
+    watch_check_kinds(parent->g, fn);  // names the other call when that member is mapped here
+    fatal("%s: a member of the parent team made another collective call at this point: collective calls do not "
+          "match; every member of the parent team must call %s together",
+          fn, fn);
+  }
   return all;
 }
 
@@ -132,6 +144,7 @@ bool team_split_strided(const char* fn, team* parent, int start, int stride, int
                static_cast<long>(start) + static_cast<long>(size - 1) * stride >= 0;
   if (size == 1 && stride == 0) valid = start >= 0 && start < parent->g.size;
   // Every parent member takes part in the agreement, even when the arguments are bad, so nobody hangs.
+  const collective_entry entry(parent->g, coll_kind::split);
   uint64_t free = agree_free_slots(fn, parent);
   if (!valid) {
     RDSM_LOG_WARN("team", "%s: start %d, stride %d, size %d do not fit a parent team of %d PEs", fn, start, stride,
@@ -155,6 +168,7 @@ bool team_split_strided(const char* fn, team* parent, int start, int stride, int
 bool team_split_2d(const char* fn, team* parent, int xrange, int x_contexts, team** xteam, int y_contexts,
                    team** yteam) {
   *xteam = *yteam = nullptr;
+  const collective_entry entry(parent->g, coll_kind::split);
   uint64_t free = agree_free_slots(fn, parent);
   if (xrange <= 0) {
     RDSM_LOG_WARN("team", "%s: xrange %d must be positive", fn, xrange);

@@ -258,21 +258,15 @@ uint64_t finalize_mark(const uint64_t* words, int pe) { return finalize_word(wor
 
 const char* kind_text(uint64_t entry) {
   static const char* const texts[] = {"another collective", "a barrier or sync", "a broadcast", "an fcollect",
-                                      "a collect", "an alltoall", "an alltoalls", "a reduction"};
+                                      "a collect", "an alltoall", "an alltoalls", "a reduction", "a team split"};
   const uint64_t k = entry & 0xff;
   return k < sizeof texts / sizeof texts[0] ? texts[k] : texts[0];
 }
 
-// After a second of waiting, every 100 ms: a member of the team at the same collective number in another kind
-// of collective made another call (see collective_entry). Members not mapped here are not looked at.
-void check_kinds(uint64_t& checked, uint64_t since, const wait_on& w, const char* call, uint64_t now) {
-  constexpr uint64_t after_ns = 1'000'000'000, every_ns = 100'000'000;
-  if (since == 0 || now - since < after_ns || now - checked < every_ns) return;
-  // Finalize's own waits, and waits for a member in finalize, are check_group's.
-  if (g_self_finalizing.load(std::memory_order_relaxed)) return;
-  checked = now;
+// A member of the team at the same collective number in another kind of collective made another call (see
+// collective_entry). Members not mapped here are not looked at.
+void compare_kinds(const group& g, const char* call) {
   const uint64_t* finalizing = finalize_words.load(std::memory_order_relaxed);
-  const group& g = *w.g;
   uint64_t* word = team_entry_word(g);
   if (word == nullptr) return;
   const uint64_t mine = __atomic_load_n(word, __ATOMIC_RELAXED);
@@ -289,6 +283,16 @@ void check_kinds(uint64_t& checked, uint64_t since, const wait_on& w, const char
           "the same order",
           g_my_pe, call, pe, kind_text(entry), static_cast<unsigned long long>((mine >> 8) - 1));
   }
+}
+
+// After a second of waiting, every 100 ms: compare_kinds.
+void check_kinds(uint64_t& checked, uint64_t since, const wait_on& w, const char* call, uint64_t now) {
+  constexpr uint64_t after_ns = 1'000'000'000, every_ns = 100'000'000;
+  if (since == 0 || now - since < after_ns || now - checked < every_ns) return;
+  // Finalize's own waits, and waits for a member in finalize, are check_group's.
+  if (g_self_finalizing.load(std::memory_order_relaxed)) return;
+  checked = now;
+  compare_kinds(*w.g, call);
 }
 
 void check_group(uint64_t& first_seen, const wait_on& w, const char* call, uint64_t now) {
@@ -330,7 +334,36 @@ void check_group(uint64_t& first_seen, const wait_on& w, const char* call, uint6
   else if (now - first_seen >= mismatch_grace_ns) mismatch(finalizing, call);
 }
 
+// A point-to-point wait while every other PE is in shmem_finalize: finalize completes a PE's puts and atomics
+// right after its mark, so what has not arrived a second after the last peer began finalizing never will. Only
+// every other PE will do: a peer that still runs may yet store what is waited for.
+void check_by_peer(uint64_t& first_seen, const char* call, uint64_t now) {
+  const uint64_t* words = finalize_words.load(std::memory_order_relaxed);
+  if (words == nullptr || __atomic_load_n(words, __ATOMIC_ACQUIRE) == 0 ||
+      g_self_finalizing.load(std::memory_order_relaxed) || g_n_pes == 1 ||
+      static_cast<size_t>(g_n_pes) + 1 > finalize_capacity)
+    return;
+  for (int pe = 0; pe < g_n_pes; ++pe)
+    if (pe != g_my_pe && finalize_mark(words, pe) == 0) {
+      first_seen = 0;
+      return;
+    }
+  if (first_seen == 0) {
+    first_seen = now;
+    return;
+  }
+  if (now - first_seen < mismatch_grace_ns) return;
+  fatal("PE %d waits in %s while every other PE has called shmem_finalize: nothing can satisfy the wait; a PE "
+        "must not finalize while a peer still waits for its put, atomic or lock release (a missing store, or a "
+        "lock held into shmem_finalize?)",
+        g_my_pe, call);
+}
+
 }  // namespace
+
+void watch_check_kinds(const group& g, const char* call) {
+  if (!g_self_finalizing.load(std::memory_order_relaxed)) compare_kinds(g, call);
+}
 
 wait_scope::wait_scope(const wait_on& w, bool timed) : on_(w), since_ns_(timed ? monotonic_ns() : 0) {
   if (!t_registered) register_thread();
@@ -355,6 +388,10 @@ void watch_tick(uint64_t now_ns) {
     while (outer->outer() != nullptr) outer = outer->outer();
     check_group(s->peer_finalizing_ns_, s->on_, outer->on().call, now_ns);
     check_kinds(s->kinds_checked_ns_, s->since_ns_, s->on_, outer->on().call, now_ns);
+  } else if (s->on_.by_peer) {
+    const wait_scope* outer = s;
+    while (outer->outer() != nullptr) outer = outer->outer();
+    check_by_peer(s->peer_finalizing_ns_, outer->on().call, now_ns);
   }
 }
 

@@ -22,6 +22,7 @@ struct wait_on {
   uint64_t value = 0;             // the value compared with
   const group* g = nullptr;       // the team or active set of a collective
   long epoch = 0;                 // a barrier of the world team: its number (see watch_barrier_done)
+  bool by_peer = false;           // point to point: only a peer's put, atomic or lock release ends the wait
 };
 
 /// Makes `w` this thread's current wait for the scope's lifetime (nested scopes stack: the reports name the
@@ -45,7 +46,8 @@ class wait_scope {
   const wait_on& on_;
   wait_scope* outer_;
   uint64_t since_ns_;
-  uint64_t peer_finalizing_ns_ = 0;  // when this wait first saw a member of its group in shmem_finalize
+  uint64_t peer_finalizing_ns_ = 0;  // when this wait first saw a member of its group (or, point to point,
+                                     // every other PE) in shmem_finalize
   uint64_t kinds_checked_ns_ = 0;    // when this wait last compared its collective with its members'
   bool reported_ = false;
 };
@@ -62,7 +64,7 @@ class world_wait {
 };
 
 /// The collectives a team's members must call alike, for the check that they do.
-enum class coll_kind : uint8_t { sync = 1, broadcast, fcollect, collect, alltoall, alltoalls, reduce };
+enum class coll_kind : uint8_t { sync = 1, broadcast, fcollect, collect, alltoall, alltoalls, reduce, split };
 
 /// At the entry of a collective on a team (the outermost of this thread: collectives built of others name
 /// the outer one): publishes its kind and its number on the team (barriers plus other collectives so far,
@@ -76,6 +78,10 @@ class collective_entry {
   collective_entry(const collective_entry&) = delete;
   collective_entry& operator=(const collective_entry&) = delete;
 };
+
+/// At once, for a collective whose result looks wrong (a team split that finds no free slot): ends the job when
+/// a member of `g` mapped here is in another kind of collective at the same point (`call` made this one).
+void watch_check_kinds(const group& g, const char* call);
 
 /// Called by waiting loops now and then (the back-off's slow path, which has just read the clock): prints
 /// the RDSM_HANG_REPORT line once the current wait is long enough, and ends the job when a member of the

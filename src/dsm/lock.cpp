@@ -71,7 +71,8 @@ void queue_lock_acquire(const char* fn, queue_lock* lock) {
   if (prev != 0) {
     atomic(fn, amo_op::set, &lock->next, 8, static_cast<uint64_t>(me) + 1, 0, static_cast<int>(prev - 1));
     quiet();  // the link is on its way before this PE waits on it
-    const wait_on on{.call = fn, .what = "lock", .addr = lock, .pe = static_cast<int>(prev - 1)};  // PE ahead
+    const wait_on on{.call = fn, .what = "lock", .addr = lock, .pe = static_cast<int>(prev - 1),  // PE ahead
+                     .by_peer = true};
     wait_scope scope(on);
     backoff b;
     while (load_own(&lock->waiting) != 0) b.pause();

@@ -40,7 +40,7 @@ bool satisfied(T* ivars, size_t i, int cmp, const T* values, T value) {
 // What a wait on `ivar` (or an array starting there) compared with `value` is, for the hang reports.
 template <class T>
 wait_on value_wait(const char* fn, T* ivar, int cmp, T value, bool vector) {
-  wait_on w{.call = fn, .addr = ivar};
+  wait_on w{.call = fn, .addr = ivar, .by_peer = true};
   if (vector) return w;  // several values: the reports name the array only
   w.cmp = cmp;
   w.width = sizeof(T);

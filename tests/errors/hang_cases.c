@@ -2,6 +2,7 @@
 #include <rdsm/dsm.h>
 #include <shmem.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -82,6 +83,27 @@ int main(int argc, char **argv) {
     /* With the DSM in use (its own barriers run in finalize): PE 1 makes one more DSM barrier. */
     rdsm_dsm_barrier();
     if (me == 1) rdsm_dsm_barrier();
+  } else if (strcmp(mode, "finalize_wait") == 0) {
+    /* PE 1 waits for a flag nobody sets while PE 0 finalizes: nothing can satisfy the wait */
+    if (me == 1) shmem_long_wait_until(&flag, SHMEM_CMP_EQ, 42);
+  } else if (strcmp(mode, "finalize_signal") == 0) {
+    if (me == 1) shmem_signal_wait_until((uint64_t *)&flag, SHMEM_CMP_EQ, 42);
+  } else if (strcmp(mode, "finalize_lock") == 0) {
+    /* PE 0 finalizes holding the lock PE 1 waits for */
+    if (me == 0) shmem_set_lock(&lock);
+    shmem_barrier_all();
+    if (me == 1) shmem_set_lock(&lock);
+  } else if (strcmp(mode, "finalize_dsm_lock") == 0) {
+    rdsm_dsm_lock_t *dlock = rdsm_dsm_lock_create();
+    if (me == 0) rdsm_dsm_lock(dlock);
+    shmem_barrier_all();
+    if (me == 1) rdsm_dsm_lock(dlock);
+  } else if (strcmp(mode, "split_vs_barrier") == 0) {
+    /* PE 0 splits the world team while PE 1 is in a barrier: no team slot comes out of the agreement */
+    shmem_team_t t;
+    if (me == 0) shmem_team_split_strided(SHMEM_TEAM_WORLD, 0, 1, 2, NULL, 0, &t);
+    else shmem_barrier_all();
+    shmem_barrier_all();
   } else if (strcmp(mode, "finalize_matched") == 0) {
     /* A correct program whose PEs reach finalize far apart: no error. PE 1 waits in a barrier and a
        broadcast while PE 0 is still busy, then PE 0 waits in finalize while PE 1 is busy. */

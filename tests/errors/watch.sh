@@ -20,8 +20,8 @@ cleanup() {
 trap cleanup EXIT
 
 check() { grep -Eq -- "$1" "$out" || { echo "FAIL: output does not match /$1/"; fail=1; }; }
-# mismatch_job PES MODE REGEX: the job of mismatched collective calls ends by itself within 20 s, non-zero, with
-# one line naming the mismatch (matching REGEX).
+# mismatch_job PES MODE REGEX [LINE]: the job of mismatched calls ends by itself within 20 s, non-zero, with one
+# line naming the mismatch (matching REGEX; the one line counted is LINE, by default collective calls').
 mismatch_job() {
   local t0 t1 status n took
   t0=$(date +%s.%N)
@@ -32,7 +32,7 @@ mismatch_job() {
   [ "$status" -ne 0 ] || { echo "FAIL: expected a non-zero exit status, got 0"; fail=1; }
   [ "$status" -ne 124 ] || { echo "FAIL: the job hung and was ended by the test's time limit"; fail=1; }
   check "$3"
-  n=$(grep -c 'collective calls do not match' "$out")
+  n=$(grep -c "${4:-collective calls do not match}" "$out")
   [ "$n" -eq 1 ] || { echo "FAIL: $n error lines, expected one"; fail=1; }
   took=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", b - a }')
   echo "the job ended in $took s"
@@ -143,6 +143,17 @@ finalize_barrier | finalize_broadcast | finalize_alltoall | finalize_dsm_barrier
   esac
   mismatch_job 2 "$case_" "PE 0 called shmem_finalize while PE 1 waits in $call: collective calls do not match"
   [ "$case_" != finalize_barrier ] || check "PE 0 printed this before shmem_finalize"
+  ;;
+finalize_p2p)  # (g) a point-to-point wait (value, signal, lock, DSM lock) while every other PE finalizes ends the job
+  for m in finalize_wait:shmem_long_wait_until finalize_signal:shmem_signal_wait_until finalize_lock:shmem_set_lock \
+           finalize_dsm_lock:rdsm_dsm_lock; do
+    mismatch_job 2 "${m%%:*}" "PE 1 waits in ${m#*:} while every other PE has called shmem_finalize: nothing can satisfy the wait" \
+      'nothing can satisfy the wait'
+  done
+  ;;
+split_vs_barrier)  # a team split against a barrier: the mismatch, not "all team slots are in use"
+  mismatch_job 2 split_vs_barrier "PE 0 waits in shmem_team_split_strided while PE 1 is in a barrier or sync of the same team|shmem_team_split_strided: a member of the parent team made another collective call at this point"
+  grep -q 'team slots' "$out" && { echo "FAIL: a warning about team slots"; fail=1; }
   ;;
 kinds)  # (f) members of a team in different collectives at the same point: the job ends, naming both
   mismatch_job 3 barrier_vs_broadcast "PE [12] waits in shmem_[a-z_]*broadcast while PE 0 is in a barrier or sync of the same team|PE 0 waits in shmem_barrier_all while PE [12] is in a broadcast of the same team"
