@@ -136,7 +136,7 @@ void group_barrier(const char* fn, group& g) {
 
 void group_broadcast(const char* fn, group& g, void* dest, const void* source, size_t bytes, int root,
                      bool root_receives) {
-  const collective_entry entry(g, coll_kind::broadcast);
+  const collective_entry entry(g, coll_kind::broadcast, root);
   if (const group_layout* l = spread_layout(g)) {
     hier_broadcast(fn, g, *l, dest, source, bytes, root, root_receives);
     return;

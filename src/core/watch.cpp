@@ -47,6 +47,10 @@ constexpr size_t finalize_offset = internal_bytes - finalize_capacity * sizeof(u
 static_assert(4096 + team_slots * (group_sync_longs * sizeof(long) + sizeof(uint64_t)) <= finalize_offset,
               "the finalize words must not overlap the team slots and their entry words");
 
+// A team's entry word: the collective's number plus one from this bit up, a broadcast's root plus one in bits
+// 8-23 (0: none, or a root past 65534), its kind in bits 0-7.
+constexpr unsigned entry_number_shift = 24;
+
 // How long a wait in a collective other than a world barrier may see a member in finalize before that is
 // a mismatch.
 constexpr uint64_t mismatch_grace_ns = 1'000'000'000;
@@ -277,11 +281,20 @@ void compare_kinds(const group& g, const char* call) {
     const auto* theirs = static_cast<const uint64_t*>(pointer_to(word, pe));
     if (theirs == nullptr || (finalizing != nullptr && finalize_mark(finalizing, pe) != 0)) continue;
     const uint64_t entry = __atomic_load_n(theirs, __ATOMIC_ACQUIRE);
-    if (entry >> 8 != mine >> 8 || (entry & 0xff) == (mine & 0xff)) continue;
+    if (entry >> entry_number_shift != mine >> entry_number_shift || entry == mine) continue;
+    const uint64_t root_mask = uint64_t{0xffff} << 8;
+    if ((entry & 0xff) == (mine & 0xff) && (entry & root_mask) != 0 && (mine & root_mask) != 0)
+      fatal("PE %d waits in %s with root %llu while PE %d is in a broadcast with root %llu of the same team, at the "
+            "same point (collective %llu of the team): collective calls do not match; every member must name the "
+            "same root",
+            g_my_pe, call, static_cast<unsigned long long>(((mine & root_mask) >> 8) - 1), pe,
+            static_cast<unsigned long long>(((entry & root_mask) >> 8) - 1),
+            static_cast<unsigned long long>((mine >> entry_number_shift) - 1));
+    if ((entry & 0xff) == (mine & 0xff)) continue;
     fatal("PE %d waits in %s while PE %d is in %s of the same team, at the same point (collective %llu of the "
           "team): collective calls do not match; every member of a team must make the same collective calls in "
           "the same order",
-          g_my_pe, call, pe, kind_text(entry), static_cast<unsigned long long>((mine >> 8) - 1));
+          g_my_pe, call, pe, kind_text(entry), static_cast<unsigned long long>((mine >> entry_number_shift) - 1));
   }
 }
 
@@ -402,12 +415,14 @@ namespace {
 thread_local int t_collective_depth = 0;
 }  // namespace
 
-collective_entry::collective_entry(const group& g, coll_kind kind) {
+collective_entry::collective_entry(const group& g, coll_kind kind, int root) {
   if (t_collective_depth++ != 0) return;
   uint64_t* word = team_entry_word(g);
   if (word == nullptr) return;
   const uint64_t number = *g.sequence + *g.epoch;
-  __atomic_store_n(word, ((number + 1) << 8) | static_cast<uint8_t>(kind), __ATOMIC_RELEASE);
+  const uint64_t root_field = root >= 0 && root < 0xffff ? static_cast<uint64_t>(root + 1) << 8 : 0;
+  __atomic_store_n(word, ((number + 1) << entry_number_shift) | root_field | static_cast<uint8_t>(kind),
+                   __ATOMIC_RELEASE);
 }
 
 collective_entry::~collective_entry() { --t_collective_depth; }

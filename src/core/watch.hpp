@@ -67,13 +67,15 @@ class world_wait {
 enum class coll_kind : uint8_t { sync = 1, broadcast, fcollect, collect, alltoall, alltoalls, reduce, split };
 
 /// At the entry of a collective on a team (the outermost of this thread: collectives built of others name
-/// the outer one): publishes its kind and its number on the team (barriers plus other collectives so far,
-/// equal on every member at the same call) in this PE's word of the team (team_entry_word). A member that
-/// has waited a second in a collective of the team reads its peers' words: one at the same number with
-/// another kind made another call, and the job ends naming both. One store per collective.
+/// the outer one): publishes its kind, a broadcast's root, and its number on the team (barriers plus other
+/// collectives so far, equal on every member at the same call) in this PE's word of the team
+/// (team_entry_word). A member that has waited a second in a collective of the team reads its peers' words:
+/// one at the same number with another kind, or a broadcast from another root, made another call, and the
+/// job ends naming both. One store per collective.
 class collective_entry {
  public:
-  collective_entry(const group& g, coll_kind kind);
+  /// `root`: a broadcast's root (its index in the team), compared too; -1 for other collectives.
+  collective_entry(const group& g, coll_kind kind, int root = -1);
   ~collective_entry();
   collective_entry(const collective_entry&) = delete;
   collective_entry& operator=(const collective_entry&) = delete;

@@ -98,6 +98,9 @@ int main(int argc, char **argv) {
     if (me == 0) rdsm_dsm_lock(dlock);
     shmem_barrier_all();
     if (me == 1) rdsm_dsm_lock(dlock);
+  } else if (strcmp(mode, "bcast_roots") == 0) {
+    /* every PE names itself the root of one broadcast */
+    shmem_long_broadcast(SHMEM_TEAM_WORLD, dest, source, 4, me);
   } else if (strcmp(mode, "split_vs_barrier") == 0) {
     /* PE 0 splits the world team while PE 1 is in a barrier: no team slot comes out of the agreement */
     shmem_team_t t;

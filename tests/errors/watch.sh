@@ -151,6 +151,9 @@ finalize_p2p)  # (g) a point-to-point wait (value, signal, lock, DSM lock) while
       'nothing can satisfy the wait'
   done
   ;;
+bcast_roots)  # one broadcast, each PE naming another root: the job ends, naming both roots
+  mismatch_job 2 bcast_roots "PE [01] waits in shmem_long_broadcast with root [01] while PE [01] is in a broadcast with root [01] of the same team"
+  ;;
 split_vs_barrier)  # a team split against a barrier: the mismatch, not "all team slots are in use"
   mismatch_job 2 split_vs_barrier "PE 0 waits in shmem_team_split_strided while PE 1 is in a barrier or sync of the same team|shmem_team_split_strided: a member of the parent team made another collective call at this point"
   grep -q 'team slots' "$out" && { echo "FAIL: a warning about team slots"; fail=1; }
