@@ -73,7 +73,8 @@ typedef struct {
  * RDSM_DSM_SIZE) when the DSM space is exhausted. Block placement. */
 RDSM_DSM_API void *rdsm_dsm_alloc(size_t bytes) RDSM_DSM_NOEXCEPT;
 RDSM_DSM_API void *rdsm_dsm_alloc_placed(size_t bytes, rdsm_dsm_placement_t placement, size_t param) RDSM_DSM_NOEXCEPT;
-/* Collective; the memory's contents are lost. */
+/* Collective, also for NULL: every PE passes the same pointer (checked; PEs that pass different ones end
+ * the job with one line). The memory's contents are lost. */
 RDSM_DSM_API void rdsm_dsm_free(void *p) RDSM_DSM_NOEXCEPT;
 
 /* Collective: all writes before it, by any PE, are visible to all reads after it. */
