@@ -14,6 +14,7 @@ namespace {
 team g_world;
 team g_shared;
 uint64_t g_free_slots = ~uint64_t{0};  // bit s set: this PE uses no team in slot s
+const team* g_by_slot[team_slots] = {};  // this PE's team in each slot
 
 // The internal area: the first words serve the runtime, team slots follow.
 constexpr size_t slots_offset = 4096;
@@ -42,12 +43,18 @@ long* slot_words(int slot) {
 }  // namespace
 
 uint64_t* team_entry_word(const group& g) {
-  if (g.sequence == nullptr || g.epoch == nullptr) return nullptr;
-  const long* first = slot_words(0);
-  const auto slot = static_cast<size_t>(g.sync - first) / group_sync_longs;
+  const int slot = team_slot_of(g);
+  if (slot < 0) return nullptr;
   auto* base = reinterpret_cast<char*>(runtime::get().internal()) + entries_offset;
   return reinterpret_cast<uint64_t*>(base) + slot;
 }
+
+int team_slot_of(const group& g) {
+  if (g.sequence == nullptr || g.epoch == nullptr) return -1;
+  return static_cast<int>(static_cast<size_t>(g.sync - slot_words(0)) / group_sync_longs);
+}
+
+const team* team_in_slot(int slot) { return slot >= 0 && slot < team_slots ? g_by_slot[slot] : nullptr; }
 
 namespace {
 
@@ -95,6 +102,7 @@ team* make_team(int slot, int start, int stride, int size, int num_contexts) {
   set_slot(t->g, slot);
   t->num_contexts = num_contexts;
   g_free_slots &= ~(uint64_t{1} << slot);
+  g_by_slot[slot] = t;
   return t;
 }
 
@@ -131,6 +139,8 @@ void teams_create() {
   g_shared.slot = 1;
   set_slot(g_shared.g, 1);
   g_free_slots &= ~uint64_t{3};
+  g_by_slot[0] = &g_world;
+  g_by_slot[1] = &g_shared;
 }
 
 team* team_world() { return &g_world; }
@@ -198,6 +208,7 @@ void team_destroy(team* t) {
   // Barrier words hold epochs; the next team in this slot counts from zero again.
   std::memset(t->g.sync, 0, group_sync_longs * sizeof(long));
   g_free_slots |= uint64_t{1} << t->slot;
+  g_by_slot[t->slot] = nullptr;
   delete t;
 }
 

@@ -21,6 +21,10 @@ struct team {
 /// This PE's word that names the collective it entered last on the team of `g` (watch.hpp,
 /// collective_entry); symmetric, so pointer_to finds a member's. nullptr for an active set.
 uint64_t* team_entry_word(const group& g);
+/// The slot of a team's group (0: the world), or -1 for an active set.
+int team_slot_of(const group& g);
+/// This PE's team in `slot`, or nullptr.
+const team* team_in_slot(int slot);
 
 /// Creates the world and shared teams (after the runtime is up).
 void teams_create();

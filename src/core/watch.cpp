@@ -44,8 +44,11 @@ using watch_detail::world_epoch;
 // the capacity do not publish (a job that large is told of mismatches by its watchdog only).
 constexpr size_t finalize_capacity = 2048;
 constexpr size_t finalize_offset = internal_bytes - finalize_capacity * sizeof(uint64_t);
-static_assert(4096 + team_slots * (group_sync_longs * sizeof(long) + sizeof(uint64_t)) <= finalize_offset,
-              "the finalize words must not overlap the team slots and their entry words");
+// Before them, one word: the collective this PE has waited in for a second, with its team's slot (see
+// check_cycle); 0 when none.
+constexpr size_t stuck_offset = finalize_offset - 64;
+static_assert(4096 + team_slots * (group_sync_longs * sizeof(long) + sizeof(uint64_t)) <= stuck_offset,
+              "the finalize and stuck words must not overlap the team slots and their entry words");
 
 // A team's entry word: the collective's number plus one from this bit up, a broadcast's root plus one in bits
 // 8-23 (0: none, or a root past 65534), its kind in bits 0-7.
@@ -130,6 +133,9 @@ class line {
       done += static_cast<size_t>(w);
     }
   }
+
+  const char* text() const { return buf_; }
+  size_t size() const { return n_; }
 
  private:
   char buf_[512];
@@ -298,7 +304,69 @@ void compare_kinds(const group& g, const char* call) {
   }
 }
 
-// After a second of waiting, every 100 ms: compare_kinds.
+uint64_t* stuck_word() { return runtime::get().internal() + stuck_offset / sizeof(uint64_t); }
+[[gnu::tls_model("initial-exec")]] thread_local bool t_stuck_published = false;
+// The team of this thread's outermost collective: a wait in another group (a step of that collective) has
+// a stale entry word, and is not compared.
+[[gnu::tls_model("initial-exec")]] thread_local const group* t_outer_group = nullptr;
+
+constexpr uint64_t entry_number(uint64_t entry) { return entry >> entry_number_shift; }  // plus one; 0: none
+
+// Two members each waiting in a collective of a different team that the other has not joined, where each
+// collective needs the other (any kind but a broadcast, which needs its root only): neither can go on. Both
+// have waited a second (this side: in `g`, for `waited_pe` when its wait names one), and each publishes its collective (the team's slot, the entry word) in its stuck word;
+// teams in one slot are disjoint, so a slot that holds both PEs on each side names the same team.
+void check_cycle(const group& g, int waited_pe, const char* call) {
+  // Threads of one PE may run collectives of different teams at once (SHMEM_THREAD_MULTIPLE, 3): a member's
+  // other thread may yet join the peer's collective.
+  if (runtime::get().thread_level() >= 3) return;
+  const int slot = team_slot_of(g);
+  uint64_t* word = team_entry_word(g);
+  if (slot < 0 || word == nullptr) return;
+  const uint64_t mine = __atomic_load_n(word, __ATOMIC_RELAXED);
+  if (mine == 0 || mine >> 56 != 0) return;
+  uint64_t* stuck = stuck_word();
+  __atomic_store_n(stuck, (static_cast<uint64_t>(slot + 1) << 56) | mine, __ATOMIC_RELEASE);
+  t_stuck_published = true;
+  const uint64_t root_mask = uint64_t{0xffff} << 8;
+  const auto kind = static_cast<coll_kind>(mine & 0xff);
+  for (int i = 0; i < g.size; ++i) {
+    const int pe = g.pe(i);
+    if (pe == g_my_pe) continue;
+    // Waiting in a broadcast, this PE needs its root, the PE its wait names, or (the root waiting for
+    // arrivals) every member.
+    const bool root_here = (mine & root_mask) == static_cast<uint64_t>(g.me + 1) << 8;
+    if (kind == coll_kind::broadcast && (mine & root_mask) != static_cast<uint64_t>(i + 1) << 8 && pe != waited_pe &&
+        !(waited_pe < 0 && root_here))
+      continue;
+    const auto* their_stuck = static_cast<const uint64_t*>(pointer_to(stuck, pe));
+    const auto* their_entry = static_cast<const uint64_t*>(pointer_to(word, pe));
+    if (their_stuck == nullptr || their_entry == nullptr) continue;
+    const uint64_t s = __atomic_load_n(their_stuck, __ATOMIC_ACQUIRE);
+    const int other_slot = static_cast<int>(s >> 56) - 1;
+    if (s == 0 || other_slot == slot) continue;
+    const team* other = team_in_slot(other_slot);
+    if (other == nullptr || other->g.index_of(pe) < 0 || other->g.me < 0) continue;
+    const uint64_t theirs = s & ((uint64_t{1} << 56) - 1);
+    // The peer has not joined this collective, and this PE has not joined the peer's.
+    if (entry_number(__atomic_load_n(their_entry, __ATOMIC_ACQUIRE)) >= entry_number(mine)) continue;
+    if (*other->g.sequence + *other->g.epoch >= entry_number(theirs)) continue;
+    if (static_cast<coll_kind>(theirs & 0xff) == coll_kind::broadcast &&
+        (theirs & root_mask) != static_cast<uint64_t>(other->g.me + 1) << 8)
+      continue;  // its broadcast needs its root, not this PE
+    line l;
+    describe_group(l, other->g);
+    line m;
+    describe_group(m, g);
+    fatal("PE %d waits in %s (%.*s) for PE %d, which waits in %s of another team (%.*s) that PE %d has not joined: "
+          "each waits for the other; collective calls do not match; every member of a team must make the same "
+          "collective calls in the same order",
+          g_my_pe, call, static_cast<int>(m.size()), m.text(), pe, kind_text(theirs), static_cast<int>(l.size()),
+          l.text(), g_my_pe);
+  }
+}
+
+// After a second of waiting, every 100 ms: compare_kinds, then check_cycle.
 void check_kinds(uint64_t& checked, uint64_t since, const wait_on& w, const char* call, uint64_t now) {
   constexpr uint64_t after_ns = 1'000'000'000, every_ns = 100'000'000;
   if (since == 0 || now - since < after_ns || now - checked < every_ns) return;
@@ -306,6 +374,7 @@ void check_kinds(uint64_t& checked, uint64_t since, const wait_on& w, const char
   if (g_self_finalizing.load(std::memory_order_relaxed)) return;
   checked = now;
   compare_kinds(*w.g, call);
+  if (w.g == t_outer_group) check_cycle(*w.g, w.pe, call);
 }
 
 void check_group(uint64_t& first_seen, const wait_on& w, const char* call, uint64_t now) {
@@ -417,6 +486,7 @@ thread_local int t_collective_depth = 0;
 
 collective_entry::collective_entry(const group& g, coll_kind kind, int root) {
   if (t_collective_depth++ != 0) return;
+  t_outer_group = &g;
   uint64_t* word = team_entry_word(g);
   if (word == nullptr) return;
   const uint64_t number = *g.sequence + *g.epoch;
@@ -425,7 +495,13 @@ collective_entry::collective_entry(const group& g, coll_kind kind, int root) {
                    __ATOMIC_RELEASE);
 }
 
-collective_entry::~collective_entry() { --t_collective_depth; }
+collective_entry::~collective_entry() {
+  if (--t_collective_depth == 0) t_outer_group = nullptr;
+  if (t_collective_depth == 0 && t_stuck_published) {  // the collective waited a second: no longer stuck
+    t_stuck_published = false;
+    __atomic_store_n(stuck_word(), 0, __ATOMIC_RELEASE);
+  }
+}
 
 void watch_start(const config& cfg, int my_pe, int n_pes) {
   g_my_pe = my_pe;

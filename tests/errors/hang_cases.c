@@ -98,6 +98,12 @@ int main(int argc, char **argv) {
     if (me == 0) rdsm_dsm_lock(dlock);
     shmem_barrier_all();
     if (me == 1) rdsm_dsm_lock(dlock);
+  } else if (strcmp(mode, "world_vs_shared") == 0) {
+    /* one broadcast on the world team on PE 0, on the shared team on the others: each waits for the other */
+    shmem_long_broadcast(me == 0 ? SHMEM_TEAM_WORLD : SHMEM_TEAM_SHARED, dest, source, 4, 0);
+  } else if (strcmp(mode, "shared_sync_vs_world") == 0) {
+    if (me == 0) shmem_team_sync(SHMEM_TEAM_SHARED);
+    else shmem_team_sync(SHMEM_TEAM_WORLD);
   } else if (strcmp(mode, "bcast_roots") == 0) {
     /* every PE names itself the root of one broadcast */
     shmem_long_broadcast(SHMEM_TEAM_WORLD, dest, source, 4, me);

@@ -151,6 +151,10 @@ finalize_p2p)  # (g) a point-to-point wait (value, signal, lock, DSM lock) while
       'nothing can satisfy the wait'
   done
   ;;
+teams_apart)  # collectives on two teams (world, shared), each PE waiting for the other: the job ends, naming both
+  mismatch_job 2 world_vs_shared "PE [01] waits in shmem_long_broadcast \\(team (WORLD|SHARED)\\) for PE [01], which waits in a broadcast of another team \\(team (WORLD|SHARED)\\) that PE [01] has not joined"
+  mismatch_job 2 shared_sync_vs_world "PE [01] waits in shmem_team_sync \\(team (WORLD|SHARED)\\) for PE [01], which waits in a barrier or sync of another team \\(team (WORLD|SHARED)\\) that PE [01] has not joined"
+  ;;
 bcast_roots)  # one broadcast, each PE naming another root: the job ends, naming both roots
   mismatch_job 2 bcast_roots "PE [01] waits in shmem_long_broadcast with root [01] while PE [01] is in a broadcast with root [01] of the same team"
   ;;
