@@ -418,8 +418,10 @@ void check_group(uint64_t& first_seen, const wait_on& w, const char* call, uint6
 
 // A point-to-point wait while every other PE is in shmem_finalize: finalize completes a PE's puts and atomics
 // right after its mark, so what has not arrived a second after the last peer began finalizing never will. Only
-// every other PE will do: a peer that still runs may yet store what is waited for.
+// every other PE will do: a peer that still runs may yet store what is waited for. Nor with SHMEM_THREAD_MULTIPLE
+// (3), where another thread of this PE may still store it or release the lock.
 void check_by_peer(uint64_t& first_seen, const char* call, uint64_t now) {
+  if (runtime::get().thread_level() >= 3) return;
   const uint64_t* words = finalize_words.load(std::memory_order_relaxed);
   if (words == nullptr || __atomic_load_n(words, __ATOMIC_ACQUIRE) == 0 ||
       g_self_finalizing.load(std::memory_order_relaxed) || g_n_pes == 1 ||
