@@ -5,8 +5,8 @@
 
 #include <algorithm>
 #include <cfloat>
-#include <iterator>
 #include <cstring>
+#include <iterator>
 
 #include "common/log.hpp"
 

@@ -32,7 +32,7 @@ struct job_record {
   char consistency[16];     // RDSM_DSM_CONSISTENCY
   char arch[16];            // "x86_64", "aarch64", ...
   // Settings that choose how collectives run (and so what each PE sends and waits for): a PE with another
-  // value would wait for what its peers never send. In the order of job_record_settings.
+  // value would wait for what its peers never send. In the order of size_names and flag_names (job_record.cpp).
   uint64_t sizes[6];  // RDSM_COLL_BCAST_SCATTER, _BCAST_PULL, _BCAST_SPLIT, _ALLTOALL_AGGREGATE, _DELIVER_PULL,
                       // _REDUCE_EXCHANGE
   uint8_t flags[4];   // SHMEM_DEBUG, RDSM_SHARE_GLOBALS, RDSM_SHARE_HEAP, RDSM_COLL_HIERARCHY (0 or 1)

@@ -43,7 +43,9 @@ void check_same_block(runtime& rt, const char* fn, const void* p, size_t bytes, 
   const uintptr_t base = rt.heap().base();
   // A heap block as its offset (the same on every PE), anything else as its address; null as 0.
   const uint64_t args[2] = {p == nullptr || a < base || a - base >= rt.heap().span() ? a : a - base + 1, bytes};
-  check_same_arguments(fn, with_size ? "arguments (block as 1 + its heap offset, 0 for NULL; size)" : "blocks (1 + the heap offset, 0 for NULL)",
+  check_same_arguments(fn,
+                       with_size ? "arguments (block as 1 + its heap offset, 0 for NULL; size)"
+                                 : "blocks (1 + the heap offset, 0 for NULL)",
                        args, with_size ? 2 : 1);
 }
 

@@ -296,9 +296,9 @@ void iget(const char* fn, void* dest, const void* src, ptrdiff_t dst, ptrdiff_t 
 }
 
 uint64_t atomic(const char* fn, amo_op op, void* target, unsigned width, uint64_t value, uint64_t compare, int pe,
-                int stream) {
+                int stream, const char* arg) {
   runtime& rt = runtime::checked(fn);
-  sym_addr s = check_atomic(rt, fn, op == amo_op::fetch ? "source" : "dest", target, width, pe);
+  sym_addr s = check_atomic(rt, fn, arg != nullptr ? arg : op == amo_op::fetch ? "source" : "dest", target, width, pe);
   if (void* p = rt.mapped(s, pe)) return cpu_atomic(op, p, width, value, compare);
   uint64_t old = 0;
   bool fetches = op != amo_op::add && op != amo_op::band && op != amo_op::bor && op != amo_op::bxor &&

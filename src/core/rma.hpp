@@ -52,9 +52,10 @@ void put_scratch(const char* fn, void* dest, const void* src, size_t bytes, int 
 void put_signal_scratch(const char* fn, void* dest, const void* src, size_t bytes, uint64_t* sig, uint64_t signal,
                         int sig_op, int pe, bool nbi, int stream = 0);
 
-/// Atomic on a 4- or 8-byte word; returns the old value for fetching ops (zero-extended).
+/// Atomic on a 4- or 8-byte word; returns the old value for fetching ops (zero-extended). Errors name the word
+/// `arg`, by default "source" for a fetch and "dest" otherwise.
 uint64_t atomic(const char* fn, amo_op op, void* target, unsigned width, uint64_t value, uint64_t compare, int pe,
-                int stream = 0);
+                int stream = 0, const char* arg = nullptr);
 /// Non-blocking fetching atomic: the old value lands in *fetch by the next quiet.
 void atomic_nbi(const char* fn, amo_op op, void* fetch, void* target, unsigned width, uint64_t value,
                 uint64_t compare, int pe, int stream = 0);

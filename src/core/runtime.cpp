@@ -81,8 +81,9 @@ status runtime::start(int requested_thread_level) {
   // Sizes against this host's memory before anything is mapped (rdsmrun's PEs share its host; rdsmrun has
   // checked them for the job already).
   const int local_guess = std::strcmp(boot_->name(), "launcher") == 0 ? n_pes_ : 1;
-  fit_default_heap(cfg_, local_guess, host_memory_size());
-  RDSM_TRY(check_host_limits(cfg_, local_guess, n_pes_, host_memory_size()));
+  const host_memory mem = host_memory_size();
+  fit_default_heap(cfg_, local_guess, mem);
+  RDSM_TRY(check_host_limits(cfg_, local_guess, n_pes_, mem));
   RDSM_TRY(check_dsm_base(cfg_, /*mappings=*/true));
   RDSM_TRY(check_dsm_settings(cfg_, /*this_host=*/true));
   instance_ = this;  // from here on, fatal errors end the whole job

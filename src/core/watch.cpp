@@ -53,6 +53,10 @@ static_assert(4096 + team_slots * (group_sync_longs * sizeof(long) + sizeof(uint
 // A team's entry word: the collective's number plus one from this bit up, a broadcast's root plus one in bits
 // 8-23 (0: none, or a root past 65534), its kind in bits 0-7.
 constexpr unsigned entry_number_shift = 24;
+constexpr uint64_t entry_root_mask = uint64_t{0xffff} << 8;
+constexpr uint64_t entry_number(uint64_t entry) { return entry >> entry_number_shift; }  // plus one; 0: none
+// The root field of a broadcast whose root is member `index` of the team.
+constexpr uint64_t entry_root_field(int index) { return static_cast<uint64_t>(index + 1) << 8; }
 
 // How long a wait in a collective other than a world barrier may see a member in finalize before that is
 // a mismatch.
@@ -287,20 +291,19 @@ void compare_kinds(const group& g, const char* call) {
     const auto* theirs = static_cast<const uint64_t*>(pointer_to(word, pe));
     if (theirs == nullptr || (finalizing != nullptr && finalize_mark(finalizing, pe) != 0)) continue;
     const uint64_t entry = __atomic_load_n(theirs, __ATOMIC_ACQUIRE);
-    if (entry >> entry_number_shift != mine >> entry_number_shift || entry == mine) continue;
-    const uint64_t root_mask = uint64_t{0xffff} << 8;
-    if ((entry & 0xff) == (mine & 0xff) && (entry & root_mask) != 0 && (mine & root_mask) != 0)
+    if (entry_number(entry) != entry_number(mine) || entry == mine) continue;
+    if ((entry & 0xff) == (mine & 0xff) && (entry & entry_root_mask) != 0 && (mine & entry_root_mask) != 0)
       fatal("PE %d waits in %s with root %llu while PE %d is in a broadcast with root %llu of the same team, at the "
             "same point (collective %llu of the team): collective calls do not match; every member must name the "
             "same root",
-            g_my_pe, call, static_cast<unsigned long long>(((mine & root_mask) >> 8) - 1), pe,
-            static_cast<unsigned long long>(((entry & root_mask) >> 8) - 1),
-            static_cast<unsigned long long>((mine >> entry_number_shift) - 1));
+            g_my_pe, call, static_cast<unsigned long long>(((mine & entry_root_mask) >> 8) - 1), pe,
+            static_cast<unsigned long long>(((entry & entry_root_mask) >> 8) - 1),
+            static_cast<unsigned long long>(entry_number(mine) - 1));
     if ((entry & 0xff) == (mine & 0xff)) continue;
     fatal("PE %d waits in %s while PE %d is in %s of the same team, at the same point (collective %llu of the "
           "team): collective calls do not match; every member of a team must make the same collective calls in "
           "the same order",
-          g_my_pe, call, pe, kind_text(entry), static_cast<unsigned long long>((mine >> entry_number_shift) - 1));
+          g_my_pe, call, pe, kind_text(entry), static_cast<unsigned long long>(entry_number(mine) - 1));
   }
 }
 
@@ -310,12 +313,11 @@ uint64_t* stuck_word() { return runtime::get().internal() + stuck_offset / sizeo
 // a stale entry word, and is not compared.
 [[gnu::tls_model("initial-exec")]] thread_local const group* t_outer_group = nullptr;
 
-constexpr uint64_t entry_number(uint64_t entry) { return entry >> entry_number_shift; }  // plus one; 0: none
-
 // Two members each waiting in a collective of a different team that the other has not joined, where each
 // collective needs the other (any kind but a broadcast, which needs its root only): neither can go on. Both
-// have waited a second (this side: in `g`, for `waited_pe` when its wait names one), and each publishes its collective (the team's slot, the entry word) in its stuck word;
-// teams in one slot are disjoint, so a slot that holds both PEs on each side names the same team.
+// have waited a second (this side: in `g`, for `waited_pe` when its wait names one), and each publishes its
+// collective (the team's slot, the entry word) in its stuck word; teams in one slot are disjoint, so a slot
+// that holds both PEs on each side names the same team.
 void check_cycle(const group& g, int waited_pe, const char* call) {
   // Threads of one PE may run collectives of different teams at once (SHMEM_THREAD_MULTIPLE, 3): a member's
   // other thread may yet join the peer's collective.
@@ -328,15 +330,14 @@ void check_cycle(const group& g, int waited_pe, const char* call) {
   uint64_t* stuck = stuck_word();
   __atomic_store_n(stuck, (static_cast<uint64_t>(slot + 1) << 56) | mine, __ATOMIC_RELEASE);
   t_stuck_published = true;
-  const uint64_t root_mask = uint64_t{0xffff} << 8;
   const auto kind = static_cast<coll_kind>(mine & 0xff);
   for (int i = 0; i < g.size; ++i) {
     const int pe = g.pe(i);
     if (pe == g_my_pe) continue;
     // Waiting in a broadcast, this PE needs its root, the PE its wait names, or (the root waiting for
     // arrivals) every member.
-    const bool root_here = (mine & root_mask) == static_cast<uint64_t>(g.me + 1) << 8;
-    if (kind == coll_kind::broadcast && (mine & root_mask) != static_cast<uint64_t>(i + 1) << 8 && pe != waited_pe &&
+    const bool root_here = (mine & entry_root_mask) == entry_root_field(g.me);
+    if (kind == coll_kind::broadcast && (mine & entry_root_mask) != entry_root_field(i) && pe != waited_pe &&
         !(waited_pe < 0 && root_here))
       continue;
     const auto* their_stuck = static_cast<const uint64_t*>(pointer_to(stuck, pe));
@@ -352,7 +353,7 @@ void check_cycle(const group& g, int waited_pe, const char* call) {
     if (entry_number(__atomic_load_n(their_entry, __ATOMIC_ACQUIRE)) >= entry_number(mine)) continue;
     if (*other->g.sequence + *other->g.epoch >= entry_number(theirs)) continue;
     if (static_cast<coll_kind>(theirs & 0xff) == coll_kind::broadcast &&
-        (theirs & root_mask) != static_cast<uint64_t>(other->g.me + 1) << 8)
+        (theirs & entry_root_mask) != entry_root_field(other->g.me))
       continue;  // its broadcast needs its root, not this PE
     line l;
     describe_group(l, other->g);
@@ -492,7 +493,7 @@ collective_entry::collective_entry(const group& g, coll_kind kind, int root) {
   uint64_t* word = team_entry_word(g);
   if (word == nullptr) return;
   const uint64_t number = *g.sequence + *g.epoch;
-  const uint64_t root_field = root >= 0 && root < 0xffff ? static_cast<uint64_t>(root + 1) << 8 : 0;
+  const uint64_t root_field = root >= 0 && root < 0xffff ? entry_root_field(root) : 0;
   __atomic_store_n(word, ((number + 1) << entry_number_shift) | root_field | static_cast<uint8_t>(kind),
                    __ATOMIC_RELEASE);
 }

@@ -17,15 +17,11 @@
 #include "shmem.h"
 #include "shmemx.h"
 #include "shmem/context.hpp"
+#include "shmem/shim.hpp"
 
 using namespace rdsm::detail;
 
 namespace {
-
-// An int the routine must write: NULL is one line, not a crash.
-void require_out(const char* fn, const char* arg, const int* out) {
-  if (out == nullptr) fatal("%s: %s is NULL; pass the address of an int to receive the result", fn, arg);
-}
 
 // How many initialization calls shmem_finalize has yet to match (OpenSHMEM 1.6: init and finalize may be called
 // several times; the library stays initialized until the finalize that matches the first init).
@@ -103,7 +99,7 @@ int shmem_init_thread(int requested, int* provided) noexcept {
 
 void shmem_query_thread(int* provided) noexcept {
   runtime& rt = runtime::checked(__func__);
-  require_out(__func__, "provided", provided);
+  require_out(__func__, "provided", provided, "an int");
   *provided = rt.thread_level();
 }
 
@@ -128,7 +124,7 @@ void shmem_finalize(void) noexcept {
 // Any thread, at any time (OpenSHMEM 1.6): reads the atomic count, not the runtime's pointer, which init and
 // finalize set without synchronization.
 void shmem_query_initialized(int* initialized) noexcept {
-  require_out(__func__, "initialized", initialized);
+  require_out(__func__, "initialized", initialized, "an int");
   *initialized = g_init_calls.load(std::memory_order_acquire) > 0;
 }
 
@@ -148,8 +144,8 @@ int shmem_addr_accessible(const void* addr, int pe) noexcept {
 void* shmem_ptr(const void* dest, int pe) noexcept { return pointer_to(dest, pe); }
 
 void shmem_info_get_version(int* major, int* minor) noexcept {
-  require_out(__func__, "major", major);
-  require_out(__func__, "minor", minor);
+  require_out(__func__, "major", major, "an int");
+  require_out(__func__, "minor", minor, "an int");
   *major = SHMEM_MAJOR_VERSION;
   *minor = SHMEM_MINOR_VERSION;
 }

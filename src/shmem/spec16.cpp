@@ -11,8 +11,7 @@ namespace {
 
 void signal_update(const char* fn, shmem_ctx_t ctx, uint64_t* sig_addr, uint64_t signal, int pe, amo_op op) {
   if (ctx == SHMEM_CTX_INVALID) return;
-  check_atomic_word(fn, "sig_addr", sig_addr);  // named as such, not as an atomic's dest
-  atomic(fn, op, sig_addr, sizeof(uint64_t), signal, 0, ctx_pe(fn, ctx, pe), ctx_stream(fn, ctx));
+  atomic(fn, op, sig_addr, sizeof(uint64_t), signal, 0, ctx_pe(fn, ctx, pe), ctx_stream(fn, ctx), "sig_addr");
 }
 
 void pe_quiet(const char* fn, shmem_ctx_t ctx, const int* target_pes, size_t npes) {

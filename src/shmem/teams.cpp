@@ -7,6 +7,7 @@
 #include "core/runtime.hpp"
 #include "core/rma.hpp"
 #include "shmem/context.hpp"
+#include "shmem/shim.hpp"
 
 using namespace rdsm::detail;
 
@@ -80,16 +81,10 @@ handle_pool<rdsm_ctx>& ctx_handles() {
   return *pool;
 }
 
-// An output argument the routine must write: NULL is one line, not a crash.
-template <class T>
-void require_out(const char* fn, const char* arg, T* out, const char* type) {
-  if (out == nullptr) fatal("%s: %s is NULL; pass the address of a %s to receive the result", fn, arg, type);
-}
-
 shmem_team_t wrap(team* t) { return t == nullptr ? SHMEM_TEAM_INVALID : team_handles().create(rdsm_team{t}); }
 
 int create_ctx(const char* fn, shmem_team_t team, long options, shmem_ctx_t* ctx) {
-  require_out(fn, "ctx", ctx, "shmem_ctx_t");
+  require_out(fn, "ctx", ctx, "a shmem_ctx_t");
   constexpr long known_options = SHMEM_CTX_SERIALIZED | SHMEM_CTX_PRIVATE | SHMEM_CTX_NOSTORE;
   if ((options & ~known_options) != 0) {
     static std::atomic<bool> said{false};
@@ -183,7 +178,7 @@ int shmem_team_translate_pe(shmem_team_t src_team, int src_pe, shmem_team_t dest
 
 int shmem_team_split_strided(shmem_team_t parent_team, int start, int stride, int size,
                              const shmem_team_config_t* config, long config_mask, shmem_team_t* new_team) noexcept {
-  require_out(__func__, "new_team", new_team, "shmem_team_t");
+  require_out(__func__, "new_team", new_team, "a shmem_team_t");
   if (parent_team == SHMEM_TEAM_INVALID) {  // 1.5: no team is created; the other PEs do not wait for this one
     *new_team = SHMEM_TEAM_INVALID;
     return -1;
@@ -198,8 +193,8 @@ int shmem_team_split_strided(shmem_team_t parent_team, int start, int stride, in
 int shmem_team_split_2d(shmem_team_t parent_team, int xrange, const shmem_team_config_t* xaxis_config,
                         long xaxis_mask, shmem_team_t* xaxis_team, const shmem_team_config_t* yaxis_config,
                         long yaxis_mask, shmem_team_t* yaxis_team) noexcept {
-  require_out(__func__, "xaxis_team", xaxis_team, "shmem_team_t");
-  require_out(__func__, "yaxis_team", yaxis_team, "shmem_team_t");
+  require_out(__func__, "xaxis_team", xaxis_team, "a shmem_team_t");
+  require_out(__func__, "yaxis_team", yaxis_team, "a shmem_team_t");
   if (parent_team == SHMEM_TEAM_INVALID) {  // as for shmem_team_split_strided
     *xaxis_team = *yaxis_team = SHMEM_TEAM_INVALID;
     return -1;

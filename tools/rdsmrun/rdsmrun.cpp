@@ -244,8 +244,9 @@ config check_config(int n, const std::string& secret) {
   ::setenv("RDSM_JOB_SECRET", secret.c_str(), 1);
   auto cfg = config_load(/*warn_unknown=*/true);
   if (!cfg.ok()) die(1, cfg.error().message());
-  fit_default_heap(cfg.value(), n, host_memory_size());  // as every PE will
-  status limits = check_host_limits(cfg.value(), n, n, host_memory_size());
+  const host_memory mem = host_memory_size();
+  fit_default_heap(cfg.value(), n, mem);  // as every PE will
+  status limits = check_host_limits(cfg.value(), n, n, mem);
   if (!limits.ok()) die(1, limits.message());
   status base = check_dsm_base(cfg.value(), /*mappings=*/false);  // each PE checks its own mappings
   if (!base.ok()) die(1, base.message());
