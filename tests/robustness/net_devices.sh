@@ -17,6 +17,7 @@ cleanup() {
   rm -rf "$work"
 }
 trap cleanup EXIT
+source "$(dirname "$0")/../support/expect_job.sh"
 fail() {
   echo "FAIL [$case_name]: $*" >&2
   for f in "$work"/*.err "$work"/*.out; do [[ -s $f ]] && { echo "--- $f"; head -c 4000 "$f"; } >&2; done
@@ -25,11 +26,7 @@ fail() {
 
 # Starts a 2-PE job that waits (robust_pe sleep); sets $job (rdsmrun's pid) and $pes (the PEs' pids).
 start_job() {
-  "$RDSMRUN" -n 2 --timeout 60 "$PE" sleep 4000 >"$work/job.out" 2>"$work/job.err" &
-  job=$!
-  started+=("$job")
-  for ((t = 0; t < 400; t++)); do grep -q ready "$work/job.out" && break; sleep 0.05; done
-  grep -q ready "$work/job.out" || fail "the job did not start"
+  start_sleeping_job 4000 400
   pes=$(cat /proc/"$job"/task/*/children 2>/dev/null)
   [[ $(wc -w <<<"$pes") == 2 ]] || fail "expected 2 PEs under rdsmrun, found '$pes'"
 }

@@ -44,13 +44,10 @@ new_in_devshm() {
 }
 # A random pause of 0 to 149 ms: kills land anywhere in the first moments of a job, shmem_init included.
 random_pause() { sleep "0.$(printf %03d $((RANDOM % 150)))"; }
-# Starts a job of 2 PEs that sleep, its output in $work/job.out and .err, and waits until it runs; r is rdsmrun.
+# Starts a job of 2 PEs that sleep and waits until it runs; r is rdsmrun.
 sleeping_job() {
-  "$RDSMRUN" -n 2 --timeout 60 "$PE" sleep 30000 >"$work/job.out" 2>"$work/job.err" &
-  r=$!
-  started+=("$r")
-  for ((t = 0; t < 200; t++)); do grep -q ready "$work/job.out" && break; sleep 0.05; done
-  grep -q ready "$work/job.out" || fail "the job did not start"
+  start_sleeping_job 30000 200
+  r=$job
 }
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
 
