@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "common/log.hpp"
+#include "core/rma.hpp"
 #include "core/runtime.hpp"
 #include "core/sync.hpp"
 #include "core/watch.hpp"
@@ -47,6 +48,47 @@ void check_same_block(runtime& rt, const char* fn, const void* p, size_t bytes, 
                        with_size ? "arguments (block as 1 + its heap offset, 0 for NULL; size)"
                                  : "blocks (1 + the heap offset, 0 for NULL)",
                        args, with_size ? 2 : 1);
+}
+
+// Always, at the cost of one word each way: each PE publishes the block it frees (or resizes) in its sync
+// region before the call's barrier and, after it, compares with the next PE's. If any two PEs differ, some
+// PE differs from its next. Two words, by the call's parity: the next PE may already have published its
+// next call's block, but not the one after, which waits in a barrier for this PE.
+constexpr size_t freed_words_offset = 64;  // in the sync region's first page, which nothing else uses
+uint64_t g_frees = 0;
+
+uint64_t freed_value(runtime& rt, const void* p) {
+  const auto a = reinterpret_cast<uintptr_t>(p);
+  const uintptr_t base = rt.heap().base();
+  return p == nullptr ? 0 : a < base || a - base >= rt.heap().span() ? ~uint64_t{0} : a - base + 1;
+}
+
+std::string freed_text(uint64_t v) {
+  if (v == 0) return "NULL";
+  if (v == ~uint64_t{0}) return "a pointer outside the heap";
+  return format("the block at heap offset %llu", static_cast<unsigned long long>(v - 1));
+}
+
+uint64_t* publish_freed(runtime& rt, const void* p) {
+  uint64_t* word = rt.internal() + freed_words_offset / sizeof(uint64_t) + (g_frees++ & 1);
+  __atomic_store_n(word, freed_value(rt, p), __ATOMIC_RELEASE);
+  return word;
+}
+
+// After the barrier that follows publish_freed.
+void compare_freed(runtime& rt, const char* fn, uint64_t* word) {
+  if (rt.n_pes() == 1) return;
+  const int next = (rt.my_pe() + 1) % rt.n_pes();
+  uint64_t theirs = 0;
+  if (const auto* near = static_cast<const uint64_t*>(pointer_to(word, next)))
+    theirs = __atomic_load_n(near, __ATOMIC_ACQUIRE);
+  else
+    get(fn, &theirs, word, sizeof theirs, next, false, rt.internal_stream());
+  const uint64_t mine = __atomic_load_n(word, __ATOMIC_RELAXED);
+  if (theirs == mine) return;
+  fatal("%s: PE %d passed %s, PE %d %s; every PE must free (or resize) the same block in the same call, or "
+        "the heaps of the PEs come apart",
+        fn, rt.my_pe(), freed_text(mine).c_str(), next, freed_text(theirs).c_str());
 }
 
 }  // namespace
@@ -104,7 +146,9 @@ void* sym_allocate(const char* fn, size_t bytes, size_t alignment, bool zero) {
 void sym_free(const char* fn, void* p) {
   runtime& rt = runtime::checked(fn);
   check_same_block(rt, fn, p, 0, false);
+  uint64_t* freed = publish_freed(rt, p);
   barrier_all();  // no PE may still be accessing the block
+  compare_freed(rt, fn, freed);
   if (p == nullptr) return;
   if (!rt.heap().release(p))
     fatal("%s: %p was not returned by shmem_malloc (or was already freed); pass a pointer from the "
@@ -126,7 +170,9 @@ void* sym_reallocate(const char* fn, void* p, size_t bytes) {
     fatal("%s: %p was not returned by shmem_malloc (or was already freed); pass a pointer from the "
           "symmetric allocator",
           fn, p);
+  uint64_t* resized = publish_freed(rt, p);
   barrier_all();  // others may still access the old block
+  compare_freed(rt, fn, resized);
   void* out = p;
   if (!rt.heap().resize_in_place(p, bytes)) {
     out = rt.heap().allocate(bytes, 0);

@@ -144,10 +144,12 @@ int main(int argc, char **argv) {
     if (strcmp(mode, "team_reduce_after_destroy") == 0) shmem_long_sum_reduce(team, heap, heap + 1, 1);
     shmem_team_sync(team); /* team_sync_after_destroy */
     shmem_barrier_all();
-  } else if (strcmp(mode, "free_apart") == 0 || strcmp(mode, "realloc_apart") == 0) {
-    /* PEs free (or resize) different blocks: the heaps would come apart (SHMEM_DEBUG checks) */
+  } else if (strcmp(mode, "free_apart") == 0 || strcmp(mode, "realloc_apart") == 0 ||
+             strcmp(mode, "free_null_apart") == 0) {
+    /* PEs free (or resize) different blocks, or one frees NULL: the heaps would come apart */
     long *a = shmem_malloc(64), *b = shmem_malloc(64);
     if (strcmp(mode, "free_apart") == 0) shmem_free(me == 0 ? a : b);
+    else if (strcmp(mode, "free_null_apart") == 0) shmem_free(me == 1 ? NULL : a);
     else shmem_realloc(me == 0 ? a : b, 128);
     shmem_barrier_all();
   } else if (strcmp(mode, "dsm_free_apart") == 0) {
