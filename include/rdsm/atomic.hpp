@@ -1,6 +1,8 @@
 // rdsm C++ API: typed remote atomics on global_ptr<T>, carried by the C API's fixed-width AMOs.
 #pragma once
 
+#include "rdsm/detail/cxx20.hpp"
+
 #include <type_traits>
 
 #include "rdsm/concepts.hpp"

@@ -1,6 +1,8 @@
 // rdsm C++ API: team collectives over std::span (broadcast, collect, fcollect, alltoall, reduce).
 #pragma once
 
+#include "rdsm/detail/cxx20.hpp"
+
 #include <shmem.h>
 
 #include <cstddef>

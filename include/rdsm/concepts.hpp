@@ -1,6 +1,8 @@
 // rdsm C++ API: the concepts that say which types RMA, atomics, waits and reductions accept.
 #pragma once
 
+#include "rdsm/detail/cxx20.hpp"
+
 #include <concepts>
 #include <cstdint>
 #include <type_traits>
@@ -14,7 +16,8 @@ template <class T>
 concept remote_copyable = std::is_trivially_copyable_v<T> && !std::is_reference_v<T>;
 
 /// An integer the OpenSHMEM standard AMOs accept (fetch_add, add, inc, compare_swap) and the bitwise
-/// AMOs (and, or, xor): a 4- or 8-byte integer other than bool and the character types. rdsm maps it to
+/// AMOs (and, or, xor): a 4- or 8-byte integer other than bool (char32_t and wchar_t, 4 bytes on Linux,
+/// included). rdsm maps it to
 /// shmem_{int32,int64,uint32,uint64}_atomic_* by size and signedness.
 template <class T>
 concept atomic_integral = std::integral<T> && !std::same_as<std::remove_cv_t<T>, bool> &&

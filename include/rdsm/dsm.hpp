@@ -3,6 +3,8 @@
 // Wraps <rdsm/dsm.h>; the semantics are those of docs/design/dsm.md.
 #pragma once
 
+#include "rdsm/detail/cxx20.hpp"
+
 #include <rdsm/dsm.h>
 
 #include <cstddef>
@@ -12,6 +14,7 @@
 #include <type_traits>
 #include <utility>
 
+#include "rdsm/detail/misuse.hpp"
 #include "rdsm/status.hpp"
 
 namespace rdsm::dsm {
@@ -47,6 +50,7 @@ template <class T>
   requires std::is_trivially_copyable_v<T>
 class array {
  public:
+  using value_type = T;
   // A count whose bytes overflow asks for SIZE_MAX bytes, which no DSM space holds (on every PE alike).
   explicit array(std::size_t n, placement where = placement::block, std::size_t param = 0)
       : data_(static_cast<T*>(rdsm_dsm_alloc_placed(n > SIZE_MAX / sizeof(T) ? SIZE_MAX : n * sizeof(T),
@@ -74,24 +78,34 @@ class array {
   T* data() { return data_; }
   const T* data() const { return data_; }
   std::size_t size() const { return size_; }
+  bool empty() const { return size_ == 0; }
   T* begin() { return data_; }
   T* end() { return data_ + size_; }
+  const T* begin() const { return data_; }
+  const T* end() const { return data_ + size_; }
   std::span<T> span() { return {data_, size_}; }
+  std::span<const T> span() const { return {data_, size_}; }
   /// Home PE of element i (-1 while undecided with first touch).
   int home(std::size_t i) const { return rdsm_dsm_home(data_ + i); }
   /// Annotates elements [first, first + count) (whole pages holding them; collective).
   void advise(advice a, std::size_t first = 0, std::size_t count = static_cast<std::size_t>(-1)) {
-    if (count > size_ - first) count = size_ - first;
+    count = clamped("rdsm::dsm::array::advise", first, count);
     rdsm_dsm_advise(data_ + first, count * sizeof(T), static_cast<rdsm_dsm_advice_t>(a));
   }
   /// Makes elements [first, first + count) present for reading or writing (rdsm_dsm_touch), before a
   /// system call reads or writes them.
   void touch(bool for_writing, std::size_t first = 0, std::size_t count = static_cast<std::size_t>(-1)) const {
-    if (count > size_ - first) count = size_ - first;
+    count = clamped("rdsm::dsm::array::touch", first, count);
     rdsm_dsm_touch(data_ + first, count * sizeof(T), for_writing ? RDSM_DSM_TOUCH_WRITE : RDSM_DSM_TOUCH_READ);
   }
 
  private:
+  // The elements [first, first + count) that exist; `first` past the end is a misuse.
+  std::size_t clamped(const char* fn, std::size_t first, std::size_t count) const {
+    if (first > size_)
+      detail::misuse("%s: first element %zu is past the end of the array (%zu elements)", fn, first, size_);
+    return count > size_ - first ? size_ - first : count;
+  }
   void reset() {
     if (data_ != nullptr) rdsm_dsm_free(data_);
     data_ = nullptr;

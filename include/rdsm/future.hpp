@@ -1,6 +1,8 @@
 // rdsm C++ API: future<void>, the completion handle non-blocking RMA returns.
 #pragma once
 
+#include "rdsm/detail/cxx20.hpp"
+
 #include <shmem.h>
 
 #include <utility>

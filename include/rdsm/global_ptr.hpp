@@ -1,6 +1,8 @@
 // rdsm C++ API: global_ptr<T>, the (PE, symmetric address) pair every remote operation targets.
 #pragma once
 
+#include "rdsm/detail/cxx20.hpp"
+
 #include <shmem.h>
 
 #include <compare>

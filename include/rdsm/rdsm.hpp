@@ -1,6 +1,8 @@
 // rdsm C++ API umbrella: include this one header for the whole typed API over <shmem.h>.
 #pragma once
 
+#include "rdsm/detail/cxx20.hpp"
+
 #include "rdsm/atomic.hpp"       // fetch_add, compare_swap, ... on global_ptr<T>
 #include "rdsm/collectives.hpp"  // broadcast, collect, fcollect, alltoall, reduce over std::span
 #include "rdsm/concepts.hpp"     // remote_copyable, atomic_value, atomic_integral, wait_value

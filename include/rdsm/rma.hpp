@@ -1,12 +1,15 @@
 // rdsm C++ API: typed one-sided put/get (blocking and non-blocking) and the fence/quiet ordering calls.
 #pragma once
 
+#include "rdsm/detail/cxx20.hpp"
+
 #include <shmem.h>
 
 #include <array>
 #include <bit>
 #include <cstddef>
 #include <span>
+#include <ranges>
 #include <type_traits>
 
 #include "rdsm/concepts.hpp"
@@ -68,6 +71,12 @@ template <remote_copyable T>
   if (!src.empty()) shmem_putmem_nbi(dst.raw(), src.data(), src.size_bytes(), dst.where());
   return future<>(SHMEM_CTX_DEFAULT);
 }
+
+/// A temporary container as the source of a non-blocking put would be destroyed before the put reads it:
+/// refused at compile time (views such as std::span, which own nothing, are accepted above).
+template <class Range, class T>
+  requires(!std::is_lvalue_reference_v<Range> && !std::ranges::borrowed_range<Range>)
+future<> put_nbi(Range&& src, global_ptr<T> dst) = delete;
 
 /// Non-blocking get into `dest`. Returns at once; `dest` holds the data only after the returned
 /// future's wait() (or another quiet) and must stay alive until then.

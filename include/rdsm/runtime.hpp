@@ -1,6 +1,8 @@
 // rdsm C++ API: rdsm::runtime, the RAII owner of the OpenSHMEM library (init in, finalize out).
 #pragma once
 
+#include "rdsm/detail/cxx20.hpp"
+
 #include <shmem.h>
 
 #include <string>

@@ -1,10 +1,13 @@
 // rdsm C++ API: put-with-signal, signal waits and point-to-point waits on local symmetric variables.
 #pragma once
 
+#include "rdsm/detail/cxx20.hpp"
+
 #include <shmem.h>
 
 #include <cstdint>
 #include <span>
+#include <ranges>
 #include <type_traits>
 
 #include "rdsm/concepts.hpp"
@@ -55,6 +58,12 @@ template <remote_copyable T>
                           dst.where());
   return future<>(SHMEM_CTX_DEFAULT);
 }
+
+/// A temporary container as the source would be destroyed before the put reads it: refused (as put_nbi).
+template <class Range, class T>
+  requires(!std::is_lvalue_reference_v<Range> && !std::ranges::borrowed_range<Range>)
+future<> put_signal_nbi(Range&& src, global_ptr<T> dst, global_ptr<std::uint64_t> sig, std::uint64_t value,
+                        signal_op op) = delete;
 
 /// Reads this PE's signal word `*sig` (a symmetric uint64_t) atomically with respect to signal updates.
 inline std::uint64_t signal_fetch(const std::uint64_t* sig) noexcept { return shmem_signal_fetch(sig); }

@@ -1,6 +1,8 @@
 // rdsm C++ API: the exception types thrown by setup calls (runtime start, allocation, team split).
 #pragma once
 
+#include "rdsm/detail/cxx20.hpp"
+
 #include <stdexcept>
 #include <string>
 

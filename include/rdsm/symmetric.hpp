@@ -1,6 +1,8 @@
 // rdsm C++ API: symmetric<T> and symmetric_array<T>, RAII collective allocations on the symmetric heap.
 #pragma once
 
+#include "rdsm/detail/cxx20.hpp"
+
 #include <shmem.h>
 
 #include <concepts>
@@ -48,10 +50,17 @@ class symmetric {
  public:
   /// Allocates and initializes this PE's copy with T(args...). Collective.
   template <class... Args>
-    requires std::constructible_from<T, Args...>
-  explicit symmetric(Args&&... args)
-      : ptr_(static_cast<T*>(detail::symmetric_allocate("rdsm::symmetric", sizeof(T), alignof(T)))) {
+    requires(sizeof...(Args) > 0 && std::constructible_from<T, Args...>)
+  explicit symmetric(Args&&... args) : ptr_(allocate()) {
     std::construct_at(ptr_, std::forward<Args>(args)...);
+    shmem_barrier_all();
+  }
+  /// Allocates and value-initializes this PE's copy (T()). Collective. Not explicit, so that
+  /// `symmetric<long> s = {};` and aggregates or arrays of symmetric objects initialize with braces.
+  symmetric()
+    requires std::constructible_from<T>
+      : ptr_(allocate()) {
+    std::construct_at(ptr_);
     shmem_barrier_all();
   }
   symmetric(symmetric&& other) noexcept : ptr_(std::exchange(other.ptr_, nullptr)) {}
@@ -76,6 +85,7 @@ class symmetric {
   global_ptr<T> global(int pe) const noexcept { return global_ptr<T>(pe, ptr_); }
 
  private:
+  static T* allocate() { return static_cast<T*>(detail::symmetric_allocate("rdsm::symmetric", sizeof(T), alignof(T))); }
   void release() noexcept {
     if (ptr_ != nullptr) shmem_free(ptr_);
     ptr_ = nullptr;

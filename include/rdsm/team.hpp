@@ -1,6 +1,8 @@
 // rdsm C++ API: rdsm::team, a copyable value wrapping shmem_team_t with shared ownership of split teams.
 #pragma once
 
+#include "rdsm/detail/cxx20.hpp"
+
 #include <shmem.h>
 
 #include <memory>

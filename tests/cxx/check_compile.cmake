@@ -1,5 +1,9 @@
 # Compiles one case of compile_fail.cpp: CASE "ok" must compile; any other must fail matching REGEX.
-execute_process(COMMAND ${CXX} -std=c++20 -fsyntax-only -Wall -Wextra -I${INCLUDE} -DRDSM_CASE_${CASE} ${SOURCE}
+# STD: the language standard (c++20 unless given; the case "cxx17" checks the API's one-line refusal).
+if(NOT STD)
+  set(STD c++20)
+endif()
+execute_process(COMMAND ${CXX} -std=${STD} -fsyntax-only -Wall -Wextra -I${INCLUDE} -DRDSM_CASE_${CASE} ${SOURCE}
                 RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
 if(CASE STREQUAL "ok")
   if(NOT rc EQUAL 0)

@@ -1,14 +1,38 @@
 // Compile-fail cases for the C++ API's concepts (see CMakeLists.txt): each RDSM_CASE_* must not compile.
 #include <rdsm/rdsm.hpp>
 
+#include <array>
+#include <numeric>
+#include <ranges>
 #include <span>
 #include <string>
+#include <vector>
+
+// Aggregates and arrays of symmetric objects initialize with braces (the default constructor is not explicit).
+struct counters {
+  rdsm::symmetric<long> hits;
+  rdsm::symmetric<long> misses;
+};
+static_assert(std::ranges::contiguous_range<const rdsm::dsm::array<int>>);
 
 void cases(rdsm::global_ptr<std::string> gs, rdsm::global_ptr<double> gd, rdsm::global_ptr<long> gl,
            rdsm::global_ptr<const long> gcl, const rdsm::team& t, std::span<double> d, std::span<std::string> ds) {
   (void)gs, (void)gd, (void)gl, (void)gcl, (void)t, (void)d, (void)ds;
-#if defined(RDSM_CASE_ok)
+#if defined(RDSM_CASE_ok) || defined(RDSM_CASE_cxx17)
   // The same calls on types the API accepts compile.
+  counters c{};
+  std::array<rdsm::symmetric<int>, 2> pair{};
+  rdsm::symmetric<long> braced = {};
+  (void)c, (void)pair, (void)braced;
+  const rdsm::dsm::array<int> cells(8);
+  long total = std::accumulate(cells.begin(), cells.end(), 0L);
+  for (int x : cells) total += x;
+  (void)total;
+  std::vector<long> named(4, 7);
+  rdsm::put_nbi(named, gl).wait();
+  rdsm::put_nbi(std::span<const long>(named), gl).wait();
+  rdsm::symmetric<std::uint64_t> sig;
+  rdsm::put_signal_nbi(named, gl, sig.global(0), 1, rdsm::signal_op::set).wait();
   rdsm::put(1L, gl);
   long v = rdsm::get(gcl);
   (void)v;
@@ -28,6 +52,12 @@ void cases(rdsm::global_ptr<std::string> gs, rdsm::global_ptr<double> gd, rdsm::
   (void)rdsm::fetch_add(gd, 1.0);
 #elif defined(RDSM_CASE_bitwise_reduce_double)
   rdsm::reduce(t, d, std::span<const double>(d), rdsm::op::bit_xor{});
+#elif defined(RDSM_CASE_put_nbi_temporary)
+  // The vector would be gone before the put reads it.
+  rdsm::put_nbi(std::vector<long>(4, 7), gl).wait();
+#elif defined(RDSM_CASE_put_signal_nbi_temporary)
+  rdsm::symmetric<std::uint64_t> sig;
+  rdsm::put_signal_nbi(std::vector<long>(4, 7), gl, sig.global(0), 1, rdsm::signal_op::set).wait();
 #elif defined(RDSM_CASE_put_to_const)
   rdsm::put(1L, gcl);
 #else
