@@ -88,6 +88,7 @@ void bench_amo(int me);
 void bench_signal(int me);                   /* put_signal ping-pong, PEs 0 and 1 */
 void bench_put_pingpong(int me);            /* 8-byte put ping-pong, PEs 0 and 1 */
 void bench_barrier(int me);
+void bench_lock(int me);                    /* contended shmem_set_lock/clear_lock: every PE takes part */
 void bench_coll(int me, const char *which); /* broadcast, fcollect, alltoall, reduce: every PE takes part */
 
 #endif

@@ -213,3 +213,46 @@ void bench_barrier(int me) {
   free(ns);
   shmem_barrier_all();
 }
+
+/* Contended locks, as the locked table update of HPCC RandomAccess does: every PE picks one of min(PEs, 8)
+ * locks at random and, under it, reads and writes back a random word of a 64 Ki-word table on PE (lock
+ * number mod PEs), then clears it. A sample is a block of 2000 acquisitions by every PE between barriers,
+ * its value the time per acquisition: the job's rate of lock hand-offs. */
+void bench_lock(int me) {
+  enum { n_locks = 8, per_pe = 2000, table_words = 1 << 16 };
+  static long table[table_words];
+  long *locks = shmem_calloc(n_locks, sizeof(long)); /* on the heap, as programs allocate them */
+  const int npes = shmem_n_pes(), n = g_opt.quick ? 3 : 10, warm = 1, used = npes < n_locks ? npes : n_locks;
+  double *ns = malloc(sizeof(double) * (size_t)n);
+  unsigned seed = 12345u + (unsigned)me;
+  if (me == 0) bench_progress("lock", "heap", sizeof locks[0]);
+  for (int it = -warm; it < n; it++) {
+    shmem_barrier_all();
+    uint64_t t0 = timer_ticks();
+    for (int i = 0; i < per_pe; i++) {
+      const int l = rand_r(&seed) % used, pe = l % npes, w = rand_r(&seed) % table_words;
+      shmem_set_lock(&locks[l]);
+      shmem_long_p(&table[w], shmem_long_g(&table[w], pe) + 1, pe);
+      shmem_quiet();
+      shmem_clear_lock(&locks[l]);
+    }
+    shmem_barrier_all();
+    if (it >= 0) ns[it] = timer_ns(timer_ticks() - t0) / (per_pe * npes);
+  }
+  shmem_barrier_all();
+  if (me == 0) { /* every increment made under a lock is in some PE's table */
+    long sum = 0, *copy = malloc(sizeof table);
+    for (int pe = 0; pe < npes; pe++) {
+      shmem_getmem(copy, table, sizeof table, pe);
+      for (int w = 0; w < table_words; w++) sum += copy[w];
+    }
+    free(copy);
+    if (sum != (long)(n + warm) * per_pe * npes)
+      bench_note("lock: the tables hold %ld increments, expected %ld (updates under the locks were lost)", sum,
+                 (long)(n + warm) * per_pe * npes);
+  }
+  if (me == 0) bench_report("lock", "heap", sizeof locks[0], ns, n, "ns", 1, 0);
+  free(ns);
+  shmem_free(locks);
+  shmem_barrier_all();
+}

@@ -13,12 +13,16 @@ static const char *const k_all[] = {"put_lat", "get_lat",  "put_bw",    "get_bw"
                                     "put_pp",  "barrier",  "broadcast", "fcollect", "alltoall", "reduce"};
 #define N_ALL (sizeof k_all / sizeof *k_all)
 
+static int g_want_lock;
+
 static void usage(FILE *f) {
   fprintf(f,
           "usage: shmem_bench [options] [bench...]   (2 PEs or more: PE 0 measures against PE 1; barrier and\n"
           "         collectives take every PE)\n"
           "benches: put_lat get_lat put_bw get_bw align amo signal put_pp barrier broadcast fcollect alltoall\n"
           "         reduce (put_pp: 8-byte put ping-pong, half the round trip)\n"
+          "         lock (not in all: every PE sets one lock, updates a word on PE 0 under it, clears it;\n"
+          "         the time per acquisition of the whole job, for runs with more PEs than CPUs too)\n"
           "         (default: all; coll: the last four); the machine's limits (memcpy, cache-line transfer,\n"
           "         contended atomic, page fault, SIGSEGV) are always measured\n"
           "  --quick          few sizes and samples (tests)\n"
@@ -67,6 +71,11 @@ static void parse(int argc, char **argv, int *selected) {
       exit(0);
     } else {
       size_t j = 0;
+      if (!strcmp(a, "lock")) { /* only when asked for: not part of "all" */
+        g_want_lock = 1;
+        any = 1;
+        continue;
+      }
       if (!strcmp(a, "coll")) { /* the collectives: the last four */
         for (size_t k = N_ALL - 4; k < N_ALL; k++) selected[k] = 1;
         any = 1;
@@ -139,6 +148,7 @@ int main(int argc, char **argv) {
     else
       bench_rma(me, b);
   }
+  if (g_want_lock) bench_lock(me);
   bench_limits(me, 1);
   if (g_opt.csv) fclose(g_opt.csv);
   shmem_finalize();

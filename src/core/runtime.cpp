@@ -258,7 +258,7 @@ status runtime::exchange_region(int id, uintptr_t origin, size_t length) {
 }
 
 bool runtime::oversubscribed() const {
-  const long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+  static const long cpus = sysconf(_SC_NPROCESSORS_ONLN);  // read once: waits ask on every round
   return local_pes() > (cpus > 0 ? cpus : 1);
 }
 

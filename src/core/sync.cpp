@@ -1,10 +1,18 @@
 // Dissemination barrier over internal symmetric words, ticket locks, comparison codes.
 #include "core/sync.hpp"
 
+#include <linux/futex.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <bit>
+#include <climits>
+#include <ctime>
 #include <mutex>
 #include <thread>
 #include <unordered_map>
 
+#include "common/cpu.hpp"
 #include "common/log.hpp"
 #include "core/rma.hpp"
 #include "core/runtime.hpp"
@@ -25,6 +33,47 @@ constexpr uint64_t ticket_one = uint64_t{1} << 32;
 std::mutex held_mu;
 std::unordered_map<const long*, std::thread::id> held;
 
+// With more runnable threads than CPUs (more PEs than CPUs, or a loaded machine), a waiter yielding or
+// sleeping in steps keeps the CPU from the PE whose ticket comes next, or is itself asleep when its turn
+// comes: each hand-off then waited for the scheduler (a locked update loop ran 25x slower on 3 PEs than on
+// 2, and as slow on 2 with other work running). There, PEs of the lock's home host sleep on the serving half
+// of the lock word (a futex in the shared mapping, one wake bit per ticket modulo 32), counted in the home's
+// sync region, and a PE that clears a lock while some PE sleeps wakes the next ticket's sleeper. The timeout
+// bounds a wake that never comes (a clear from another host).
+constexpr long lock_sleep_ns = 100000;
+constexpr size_t lock_sleepers_offset = 128;  // in the sync region's first page (memory.cpp uses 64 and 72)
+
+// The serving half of the home's lock word through this host's mapping, or nullptr (the home is on another
+// host).
+uint32_t* serving_word(long* lock) {
+  auto* word = static_cast<uint32_t*>(pointer_to(lock, lock_home));
+  if (word == nullptr) return nullptr;
+  return word + (std::endian::native == std::endian::little ? 0 : 1);
+}
+
+// The home's count of PEs asleep on its locks (mapped: serving_word was not null).
+uint64_t* lock_sleepers() {
+  return static_cast<uint64_t*>(pointer_to(runtime::get().internal() + lock_sleepers_offset / 8, lock_home));
+}
+
+uint32_t wake_bit(uint64_t ticket) { return uint32_t{1} << (ticket % 32); }
+
+void sleep_on_lock(uint32_t* word, uint32_t serving, uint64_t ticket) {
+  timespec until{};
+  clock_gettime(CLOCK_MONOTONIC, &until);
+  until.tv_nsec += lock_sleep_ns;
+  if (until.tv_nsec >= 1000000000) {
+    until.tv_nsec -= 1000000000;
+    ++until.tv_sec;
+  }
+  // Counted first, then the futex compares the word: a clear that moved it on either saw the count (and
+  // wakes) or came before the comparison (which then returns at once).
+  uint64_t* sleepers = lock_sleepers();
+  __atomic_fetch_add(sleepers, 1, __ATOMIC_SEQ_CST);
+  syscall(SYS_futex, word, FUTEX_WAIT_BITSET, serving, &until, nullptr, wake_bit(ticket));
+  __atomic_fetch_sub(sleepers, 1, __ATOMIC_SEQ_CST);
+}
+
 }  // namespace
 
 void sync_all() { group_sync("shmem_sync_all", team_world()->g); }
@@ -42,14 +91,26 @@ void lock_set(const char* fn, long* lock) {
             fn, runtime::get().my_pe(), static_cast<void*>(lock));
   }
   uint64_t ticket = atomic(fn, amo_op::fetch_add, lock, 8, ticket_one, 0, lock_home) >> 32;
+  uint32_t serving = 0;
   auto served = [&] {
-    return (atomic(fn, amo_op::fetch, lock, 8, 0, 0, lock_home) & 0xffffffffu) == (ticket & 0xffffffffu);
+    serving = static_cast<uint32_t>(atomic(fn, amo_op::fetch, lock, 8, 0, 0, lock_home));
+    return serving == static_cast<uint32_t>(ticket);
   };
   if (!served()) {
     const wait_on on{.call = fn, .what = "lock", .addr = lock, .by_peer = true};  // its holder is not known here
     wait_scope scope(on);
+    uint32_t* word = serving_word(lock);
+    const uint64_t start = monotonic_ns();
     backoff b;
-    while (!served()) b.pause();
+    while (!served()) {
+      const uint64_t waited = monotonic_ns() - start;
+      if (word != nullptr && waited > 20000 && (runtime::get().oversubscribed() || !wait_polls(waited))) {
+        sleep_on_lock(word, serving, ticket);
+        watch_tick(monotonic_ns());
+      } else {
+        b.pause();
+      }
+    }
   }
   std::atomic_thread_fence(std::memory_order_acquire);
   std::lock_guard<std::mutex> g(held_mu);
@@ -66,8 +127,12 @@ void lock_clear(const char* fn, long* lock) {
             fn, static_cast<void*>(lock), runtime::get().my_pe());
   }
   quiet();  // everything done under the lock is complete before the next holder enters
-  atomic(fn, amo_op::add, lock, 8, 1, 0, lock_home);
+  const uint64_t old = atomic(fn, amo_op::fetch_add, lock, 8, 1, 0, lock_home);
   quiet();
+  const uint64_t next = static_cast<uint32_t>(old + 1);
+  if (static_cast<uint32_t>(old >> 32) != next)  // a ticket waits: its PE may sleep (sleep_on_lock)
+    if (uint32_t* word = serving_word(lock); word != nullptr && __atomic_load_n(lock_sleepers(), __ATOMIC_SEQ_CST) != 0)
+      syscall(SYS_futex, word, FUTEX_WAKE_BITSET, INT_MAX, nullptr, nullptr, wake_bit(next));
 }
 
 int lock_test(const char* fn, long* lock) {
