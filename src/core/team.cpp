@@ -42,9 +42,10 @@ long* slot_words(int slot) {
 
 }  // namespace
 
-uint64_t* team_entry_word(const group& g) {
-  const int slot = team_slot_of(g);
-  if (slot < 0) return nullptr;
+uint64_t* team_entry_word(const group& g) { return team_entry_word_in_slot(team_slot_of(g)); }
+
+uint64_t* team_entry_word_in_slot(int slot) {
+  if (slot < 0 || slot >= team_slots) return nullptr;
   auto* base = reinterpret_cast<char*>(runtime::get().internal()) + entries_offset;
   return reinterpret_cast<uint64_t*>(base) + slot;
 }

@@ -21,6 +21,9 @@ struct team {
 /// This PE's word that names the collective it entered last on the team of `g` (watch.hpp,
 /// collective_entry); symmetric, so pointer_to finds a member's. nullptr for an active set.
 uint64_t* team_entry_word(const group& g);
+/// This PE's entry word of the team in `slot` (any team a PE has in that slot: teams in one slot are
+/// disjoint, so for a member of a team, its word of the team's slot).
+uint64_t* team_entry_word_in_slot(int slot);
 /// The slot of a team's group (0: the world), or -1 for an active set.
 int team_slot_of(const group& g);
 /// This PE's team in `slot`, or nullptr.

@@ -11,6 +11,7 @@
 static long flag;
 static long lock;
 static long source[4], dest[4];
+static long psync[SHMEM_BARRIER_SYNC_SIZE], psync2[SHMEM_BARRIER_SYNC_SIZE];
 
 int main(int argc, char **argv) {
   const char *mode = argc > 1 ? argv[1] : "";
@@ -112,6 +113,48 @@ int main(int argc, char **argv) {
     shmem_team_t t;
     if (me == 0) shmem_team_split_strided(SHMEM_TEAM_WORLD, 0, 1, 2, NULL, 0, &t);
     else shmem_barrier_all();
+    shmem_barrier_all();
+  } else if (strcmp(mode, "active_vs_barrier") == 0) {
+    /* PEs 0 and 1 enter a barrier of the active set of every PE, PE 2 shmem_barrier_all: neither can finish */
+    if (me < 2) shmem_barrier(0, 0, shmem_n_pes(), psync);
+    else shmem_barrier_all();
+  } else if (strcmp(mode, "active_bcast_vs_sync") == 0) {
+    /* PE 0 broadcasts over the active set {0, 1} (deprecated form), PE 1 syncs the world team */
+    if (me == 0) shmem_broadcast64(dest, source, 4, 0, 0, 0, 2, psync);
+    else shmem_team_sync(SHMEM_TEAM_WORLD);
+  } else if (strcmp(mode, "active_sets_late") == 0) {
+    /* A correct program: PE 0 waits in the active set {0, 1} while PE 1 waits in the active set {1, 2} for
+       PE 2, which arrives 2 s late; no error. */
+    if (me == 2) usleep(2000000);
+    if (me >= 1) shmem_barrier(1, 0, 2, psync2);
+    if (me <= 1) shmem_barrier(0, 0, 2, psync);
+  } else if (strcmp(mode, "cycle3") == 0) {
+    /* Three teams of two PEs, {0, 1}, {1, 2} and {0, 2}: each PE syncs another one, each waits for the next */
+    shmem_team_t a, b, c;
+    shmem_team_split_strided(SHMEM_TEAM_WORLD, 0, 1, 2, NULL, 0, &a);
+    shmem_team_split_strided(SHMEM_TEAM_WORLD, 1, 1, 2, NULL, 0, &b);
+    shmem_team_split_strided(SHMEM_TEAM_WORLD, 0, 2, 2, NULL, 0, &c);
+    shmem_team_sync(me == 0 ? a : me == 1 ? b : c);
+  } else if (strcmp(mode, "dsm_lock_barrier") == 0) {
+    /* PE 0 holds a DSM lock into rdsm_dsm_barrier; PE 1 waits for the lock before its rdsm_dsm_barrier */
+    rdsm_dsm_lock_t *dlock = rdsm_dsm_lock_create();
+    if (me == 0) rdsm_dsm_lock(dlock);
+    shmem_barrier_all();
+    if (me == 1) rdsm_dsm_lock(dlock);
+    rdsm_dsm_barrier();
+    rdsm_dsm_unlock(dlock);
+  } else if (strcmp(mode, "split_apart") == 0) {
+    /* PE 2 passes another stride: it takes the team to be {0, 2}, PEs 0 and 1 take it to be {0, 1} */
+    shmem_team_t t;
+    shmem_team_split_strided(SHMEM_TEAM_WORLD, 0, me == 2 ? 2 : 1, 2, NULL, 0, &t);
+    if (t != SHMEM_TEAM_INVALID) shmem_team_sync(t);
+    shmem_barrier_all();
+  } else if (strcmp(mode, "split_2d_apart") == 0) {
+    /* PE 0 passes another xrange */
+    shmem_team_t x, y;
+    shmem_team_split_2d(SHMEM_TEAM_WORLD, me == 0 ? 1 : 2, NULL, 0, &x, NULL, 0, &y);
+    shmem_team_sync(x);
+    shmem_team_sync(y);
     shmem_barrier_all();
   } else if (strcmp(mode, "finalize_matched") == 0) {
     /* A correct program whose PEs reach finalize far apart: no error. PE 1 waits in a barrier and a

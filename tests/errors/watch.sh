@@ -155,6 +155,18 @@ teams_apart)  # collectives on two teams (world, shared), each PE waiting for th
   mismatch_job 2 world_vs_shared "PE [01] waits in shmem_long_broadcast \\(team (WORLD|SHARED)\\) for PE [01], which waits in a broadcast of another team \\(team (WORLD|SHARED)\\) that PE [01] has not joined"
   mismatch_job 2 shared_sync_vs_world "PE [01] waits in shmem_team_sync \\(team (WORLD|SHARED)\\) for PE [01], which waits in a barrier or sync of another team \\(team (WORLD|SHARED)\\) that PE [01] has not joined"
   ;;
+active_sets)  # an active-set collective (deprecated 1.5 API) against a team collective: the job ends, naming both
+  set3="(active set of 3 PEs from PE 0, stride 1|team WORLD)"
+  mismatch_job 3 active_vs_barrier "PE [012] waits in shmem_barrier(_all)? \\(${set3}\\) for PE [012] and PE [012] in a barrier or sync \\(${set3}\\) for PE [012]: each waits for the next, in a cycle"
+  mismatch_job 2 active_bcast_vs_sync "PE 0 waits in shmem_broadcast64 \\(active set of 2 PEs from PE 0, stride 1\\) for PE 1 and PE 1 in a barrier or sync \\(team WORLD\\) for PE 0: each waits for the next, in a cycle|PE 1 waits in shmem_team_sync \\(team WORLD\\) for PE 0 and PE 0 in a broadcast \\(active set of 2 PEs from PE 0, stride 1\\) for PE 1"
+  ;;
+cycle3)  # three PEs each in a collective of another team, each waiting for the next: the job ends, naming all three
+  mismatch_job 3 cycle3 "PE ([012]) waits in shmem_team_sync \\(team of 2 PEs from PE [01], stride [12]\\) for PE [012], PE [012] in a barrier or sync \\((another team|team of 2 PEs from PE [01], stride [12])\\) for PE [012] and PE [012] in a barrier or sync \\((another team|team of 2 PEs from PE [01], stride [12])\\) for PE \\1: each waits for the next, in a cycle"
+  ;;
+dsm_lock_barrier)  # a PE holding a DSM lock enters rdsm_dsm_barrier while a PE waits for the lock: the job ends, naming both
+  mismatch_job 2 dsm_lock_barrier "PE 0 waits in rdsm_dsm_barrier \\(team WORLD\\) for PE 1 and PE 1 in a DSM lock's queue for PE 0|PE 1 waits in rdsm_dsm_lock \\(lock 0x[0-9a-f]+\\) for PE 0 and PE 0 in a barrier or sync \\(team WORLD\\) for PE 1" \
+    'a PE that holds a DSM lock must release it'
+  ;;
 bcast_roots)  # one broadcast, each PE naming another root: the job ends, naming both roots
   mismatch_job 2 bcast_roots "PE [01] waits in shmem_long_broadcast with root [01] while PE [01] is in a broadcast with root [01] of the same team"
   ;;
@@ -165,8 +177,11 @@ split_vs_barrier)  # a team split against a barrier: the mismatch, not "all team
 kinds)  # (f) members of a team in different collectives at the same point: the job ends, naming both
   mismatch_job 3 barrier_vs_broadcast "PE [12] waits in shmem_[a-z_]*broadcast while PE 0 is in a barrier or sync of the same team|PE 0 waits in shmem_barrier_all while PE [12] is in a broadcast of the same team"
   ;;
-finalize_apart)  # PEs that reach finalize far apart in a correct program are no mismatch
-  timeout 60 "$rdsmrun" -n 2 "$prog" finalize_matched "$tag" >"$out" 2>&1
+finalize_apart | active_sets_late)
+  # correct programs: PEs that reach finalize far apart, a PE waiting in an active set for one that waits in
+  # another for a late PE
+  if [ "$case_" = finalize_apart ]; then args=(-n 2 "$prog" finalize_matched); else args=(-n 3 "$prog" active_sets_late); fi
+  timeout 60 "$rdsmrun" "${args[@]}" "$tag" >"$out" 2>&1
   status=$?
   cat "$out"
   [ "$status" -eq 0 ] || { echo "FAIL: expected exit status 0, got $status"; fail=1; }
