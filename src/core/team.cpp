@@ -2,6 +2,7 @@
 #include "core/team.hpp"
 
 #include <algorithm>
+#include <cstdio>
 #include <cstring>
 
 #include "common/log.hpp"
@@ -68,26 +69,45 @@ void and_combine(void* acc, const void* in, size_t n) {
   for (size_t i = 0; i < n; ++i) a[i] &= b[i];
 }
 
+// The arguments of a split as one word (a hash of the call and its arguments), for the check that every member
+// of the parent passed the same.
+uint64_t split_args_word(uint64_t call, uint64_t a, uint64_t b = 0, uint64_t c = 0) {
+  uint64_t h = call;
+  for (uint64_t v : {a, b, c}) {  // splitmix64 steps
+    h += v + 0x9e37'79b9'7f4a'7c15;
+    h = (h ^ (h >> 30)) * 0xbf58'476d'1ce4'e5b9;
+    h = (h ^ (h >> 27)) * 0x94d0'49bb'1331'11eb;
+    h ^= h >> 31;
+  }
+  return h;
+}
+
 // Slots free on every member of the parent (collective over the parent). A second word, the same constant
 // from every member, comes out of the AND intact only when every member took part: a member in another
 // collective completes the reduction with what it never wrote (no free slot at all, once the job's warning).
-uint64_t agree_free_slots(const char* fn, team* parent) {
+// Two more, `args` and its complement, both come out intact only when every member passed the same `args`:
+// members that split with different arguments would each make another team and hang in its first collective.
+// `what`: this PE's arguments, `names`: what they are, for the error.
+uint64_t agree_free_slots(const char* fn, team* parent, uint64_t args, const char* what, const char* names) {
   constexpr uint64_t taking_part = 0x7370'6c69'7400'0001;  // "split"
   long* w = agreement_words(parent);
-  std::memcpy(&w[0], &g_free_slots, sizeof(uint64_t));
-  std::memcpy(&w[1], &taking_part, sizeof(uint64_t));
-  group_reduce(fn, parent->g, &w[2], &w[0], 2, sizeof(uint64_t), and_combine);
-  uint64_t all = 0, check = 0;
-  std::memcpy(&all, &w[2], sizeof all);
-  std::memcpy(&check, &w[3], sizeof check);
-  w[0] = w[1] = w[2] = w[3] = 0;
-  if (check != taking_part) {
+  const uint64_t in[4] = {g_free_slots, taking_part, args, ~args};
+  std::memcpy(&w[0], in, sizeof in);
+  group_reduce(fn, parent->g, &w[4], &w[0], 4, sizeof(uint64_t), and_combine);
+  uint64_t out[4];
+  std::memcpy(out, &w[4], sizeof out);
+  std::memset(w, 0, 8 * sizeof(long));
+  if (out[1] != taking_part) {
     watch_check_kinds(parent->g, fn);  // names the other call when that member is mapped here
     fatal("%s: a member of the parent team made another collective call at this point: collective calls do not "
           "match; every member of the parent team must call %s together",
           fn, fn);
   }
-  return all;
+  if (out[2] != args || out[3] != ~args)
+    fatal("%s: members of the parent team passed different arguments (PE %d passed %s): every member of the parent "
+          "team must call %s with the same %s",
+          fn, runtime::get().my_pe(), what, fn, names);
+  return out[0];
 }
 
 team* make_team(int slot, int start, int stride, int size, int num_contexts) {
@@ -156,7 +176,14 @@ bool team_split_strided(const char* fn, team* parent, int start, int stride, int
   if (size == 1 && stride == 0) valid = start >= 0 && start < parent->g.size;
   // Every parent member takes part in the agreement, even when the arguments are bad, so nobody hangs.
   const collective_entry entry(parent->g, coll_kind::split);
-  uint64_t free = agree_free_slots(fn, parent);
+  // Teams of one PE are compared by size only: they never hang, so members that each split off a team of
+  // itself (a different start on each, against the specification) keep working as they did.
+  const uint64_t args = size == 1 ? split_args_word(1, 0, 0, 1)
+                                  : split_args_word(1, static_cast<uint32_t>(start), static_cast<uint32_t>(stride),
+                                                    static_cast<uint32_t>(size));
+  char what[96];
+  std::snprintf(what, sizeof what, "start %d, stride %d, size %d", start, stride, size);
+  uint64_t free = agree_free_slots(fn, parent, args, what, "start, stride and size");
   if (!valid) {
     RDSM_LOG_WARN("team", "%s: start %d, stride %d, size %d do not fit a parent team of %d PEs", fn, start, stride,
                   size, parent->g.size);
@@ -180,7 +207,9 @@ bool team_split_2d(const char* fn, team* parent, int xrange, int x_contexts, tea
                    team** yteam) {
   *xteam = *yteam = nullptr;
   const collective_entry entry(parent->g, coll_kind::split);
-  uint64_t free = agree_free_slots(fn, parent);
+  char what[48];
+  std::snprintf(what, sizeof what, "xrange %d", xrange);
+  uint64_t free = agree_free_slots(fn, parent, split_args_word(2, static_cast<uint32_t>(xrange)), what, "xrange");
   if (xrange <= 0) {
     RDSM_LOG_WARN("team", "%s: xrange %d must be positive", fn, xrange);
     return false;

@@ -149,6 +149,13 @@ int main(int argc, char **argv) {
     shmem_team_split_strided(SHMEM_TEAM_WORLD, 0, me == 2 ? 2 : 1, 2, NULL, 0, &t);
     if (t != SHMEM_TEAM_INVALID) shmem_team_sync(t);
     shmem_barrier_all();
+  } else if (strcmp(mode, "split_singletons") == 0) {
+    /* Each PE splits off a team of itself (a different start on each PE, against the specification but
+       harmless): no error. */
+    shmem_team_t t;
+    shmem_team_split_strided(SHMEM_TEAM_WORLD, me, 1, 1, NULL, 0, &t);
+    shmem_team_sync(t);
+    shmem_barrier_all();
   } else if (strcmp(mode, "split_2d_apart") == 0) {
     /* PE 0 passes another xrange */
     shmem_team_t x, y;

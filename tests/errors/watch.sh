@@ -174,13 +174,22 @@ split_vs_barrier)  # a team split against a barrier: the mismatch, not "all team
   mismatch_job 2 split_vs_barrier "PE 0 waits in shmem_team_split_strided while PE 1 is in a barrier or sync of the same team|shmem_team_split_strided: a member of the parent team made another collective call at this point"
   grep -q 'team slots' "$out" && { echo "FAIL: a warning about team slots"; fail=1; }
   ;;
+split_apart)  # team splits with different arguments on members of the parent: the job ends, naming the call
+  mismatch_job 3 split_apart "shmem_team_split_strided: members of the parent team passed different arguments \\(PE [012] passed start 0, stride [12], size 2\\): every member of the parent team must call shmem_team_split_strided with the same start, stride and size" \
+    'passed different arguments'
+  mismatch_job 3 split_2d_apart "shmem_team_split_2d: members of the parent team passed different arguments \\(PE [012] passed xrange [12]\\): every member of the parent team must call shmem_team_split_2d with the same xrange" \
+    'passed different arguments'
+  ;;
 kinds)  # (f) members of a team in different collectives at the same point: the job ends, naming both
   mismatch_job 3 barrier_vs_broadcast "PE [12] waits in shmem_[a-z_]*broadcast while PE 0 is in a barrier or sync of the same team|PE 0 waits in shmem_barrier_all while PE [12] is in a broadcast of the same team"
   ;;
-finalize_apart | active_sets_late)
+finalize_apart | active_sets_late | split_singletons)
   # correct programs: PEs that reach finalize far apart, a PE waiting in an active set for one that waits in
-  # another for a late PE
-  if [ "$case_" = finalize_apart ]; then args=(-n 2 "$prog" finalize_matched); else args=(-n 3 "$prog" active_sets_late); fi
+  # another for a late PE, each PE splitting off a team of itself
+  case $case_ in
+  finalize_apart) args=(-n 2 "$prog" finalize_matched) ;;
+  *) args=(-n 3 "$prog" "$case_") ;;
+  esac
   timeout 60 "$rdsmrun" "${args[@]}" "$tag" >"$out" 2>&1
   status=$?
   cat "$out"
