@@ -156,6 +156,31 @@ int main(int argc, char **argv) {
     shmem_team_split_strided(SHMEM_TEAM_WORLD, me, 1, 1, NULL, 0, &t);
     shmem_team_sync(t);
     shmem_barrier_all();
+  } else if (strcmp(mode, "slow_mix") == 0) {
+    /* A correct program whose collectives (world, a split team, active sets of every PE and of pairs, a DSM
+       lock then rdsm_dsm_barrier) each wait over a second for one late PE: no error. */
+    const int n = shmem_n_pes();
+    shmem_team_t t;
+    shmem_team_split_strided(SHMEM_TEAM_WORLD, 0, 1, n, NULL, 0, &t);
+    rdsm_dsm_lock_t *dlock = rdsm_dsm_lock_create();
+    for (int i = 0; i < 6; ++i) {
+      if (me == i % n) usleep(1300000);
+      switch (i % 6) {
+        case 0: shmem_barrier_all(); break;
+        case 1: shmem_barrier(0, 0, n, psync); break;
+        case 2: shmem_team_sync(t); break;
+        case 3: shmem_broadcast64(dest, source, 4, 0, 0, 0, n, psync); break;
+        case 4:
+          if (me / 2 * 2 + 1 < n) shmem_barrier(me / 2 * 2, 0, 2, psync2);
+          shmem_sync_all();
+          break;
+        default:
+          rdsm_dsm_lock(dlock);
+          if (me == 0) usleep(1300000); /* the others wait for the lock over a second */
+          rdsm_dsm_unlock(dlock);
+          rdsm_dsm_barrier();
+      }
+    }
   } else if (strcmp(mode, "split_2d_apart") == 0) {
     /* PE 0 passes another xrange */
     shmem_team_t x, y;

@@ -183,11 +183,13 @@ split_apart)  # team splits with different arguments on members of the parent: t
 kinds)  # (f) members of a team in different collectives at the same point: the job ends, naming both
   mismatch_job 3 barrier_vs_broadcast "PE [12] waits in shmem_[a-z_]*broadcast while PE 0 is in a barrier or sync of the same team|PE 0 waits in shmem_barrier_all while PE [12] is in a broadcast of the same team"
   ;;
-finalize_apart | active_sets_late | split_singletons)
+finalize_apart | active_sets_late | split_singletons | slow_mix)
   # correct programs: PEs that reach finalize far apart, a PE waiting in an active set for one that waits in
-  # another for a late PE, each PE splitting off a team of itself
+  # another for a late PE, each PE splitting off a team of itself, collectives of every form and a DSM lock
+  # each waiting over a second for a late PE (4 PEs: more than the CPUs of small machines)
   case $case_ in
   finalize_apart) args=(-n 2 "$prog" finalize_matched) ;;
+  slow_mix) args=(-n 4 "$prog" slow_mix) ;;
   *) args=(-n 3 "$prog" "$case_") ;;
   esac
   timeout 60 "$rdsmrun" "${args[@]}" "$tag" >"$out" 2>&1
