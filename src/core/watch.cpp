@@ -376,8 +376,9 @@ int stuck_slot(uint64_t c) { return static_cast<int>(c >> 56) - 1; }
 
 // An active set's collective as stuck word [0], or 0 when the set does not fit the fields.
 uint64_t active_set_word(const group& g, coll_kind kind) {
-  if (g.start < 0 || g.start > 0xffff || g.size < 1 || g.size > 0xffff || g.stride < 1 || (g.stride & (g.stride - 1)) != 0)
-    return 0;
+  const bool fits = g.start >= 0 && g.start <= 0xffff && g.size >= 1 && g.size <= 0xffff && g.stride >= 1 &&
+                    (g.stride & (g.stride - 1)) == 0;
+  if (!fits) return 0;
   return stuck_active_set << 56 | static_cast<uint64_t>(__builtin_ctz(static_cast<unsigned>(g.stride))) << 40 |
          static_cast<uint64_t>(g.size) << 24 | static_cast<uint64_t>(g.start) << 8 | static_cast<uint8_t>(kind);
 }
