@@ -122,6 +122,15 @@ int main(int argc, char **argv) {
     /* PE 0 broadcasts over the active set {0, 1} (deprecated form), PE 1 syncs the world team */
     if (me == 0) shmem_broadcast64(dest, source, 4, 0, 0, 0, 2, psync);
     else shmem_team_sync(SHMEM_TEAM_WORLD);
+  } else if (strcmp(mode, "active_reduce_vs_barrier") == 0) {
+    /* PE 0 reduces over the active set {0, 1}, PE 1 enters shmem_barrier_all */
+    static long pwrk[SHMEM_REDUCE_MIN_WRKDATA_SIZE];
+    if (me == 0) shmem_long_sum_to_all(dest, source, 4, 0, 0, 2, pwrk, psync);
+    else shmem_barrier_all();
+  } else if (strcmp(mode, "active_collect_vs_bcast") == 0) {
+    /* PE 1 collects over the active set {0, 1}, PE 0 broadcasts from itself on the world team */
+    if (me == 1) shmem_fcollect64(dest, source, 1, 0, 0, 2, psync);
+    else shmem_long_broadcast(SHMEM_TEAM_WORLD, dest, source, 4, 0);
   } else if (strcmp(mode, "active_sets_late") == 0) {
     /* A correct program: PE 0 waits in the active set {0, 1} while PE 1 waits in the active set {1, 2} for
        PE 2, which arrives 2 s late; no error. */

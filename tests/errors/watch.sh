@@ -159,6 +159,9 @@ active_sets)  # an active-set collective (deprecated 1.5 API) against a team col
   set3="(active set of 3 PEs from PE 0, stride 1|team WORLD)"
   mismatch_job 3 active_vs_barrier "PE [012] waits in shmem_barrier(_all)? \\(${set3}\\) for PE [012] and PE [012] in a barrier or sync \\(${set3}\\) for PE [012]: each waits for the next, in a cycle"
   mismatch_job 2 active_bcast_vs_sync "PE 0 waits in shmem_broadcast64 \\(active set of 2 PEs from PE 0, stride 1\\) for PE 1 and PE 1 in a barrier or sync \\(team WORLD\\) for PE 0: each waits for the next, in a cycle|PE 1 waits in shmem_team_sync \\(team WORLD\\) for PE 0 and PE 0 in a broadcast \\(active set of 2 PEs from PE 0, stride 1\\) for PE 1"
+  set2="(active set of 2 PEs from PE 0, stride 1|team WORLD)"
+  mismatch_job 2 active_reduce_vs_barrier "PE [01] waits in shmem_(long_sum_to_all|barrier_all) \\(${set2}\\) for PE [01] and PE [01] in (a reduction|a barrier or sync) \\(${set2}\\) for PE [01]: each waits for the next, in a cycle"
+  mismatch_job 2 active_collect_vs_bcast "PE [01] waits in shmem_(fcollect64|long_broadcast) \\(${set2}\\) for PE [01] and PE [01] in (an fcollect|a broadcast) \\(${set2}\\) for PE [01]: each waits for the next, in a cycle"
   ;;
 cycle3)  # three PEs each in a collective of another team, each waiting for the next: the job ends, naming all three
   mismatch_job 3 cycle3 "PE ([012]) waits in shmem_team_sync \\(team of 2 PEs from PE [01], stride [12]\\) for PE [012], PE [012] in a barrier or sync \\((another team|team of 2 PEs from PE [01], stride [12])\\) for PE [012] and PE [012] in a barrier or sync \\((another team|team of 2 PEs from PE [01], stride [12])\\) for PE \\1: each waits for the next, in a cycle"
