@@ -1,5 +1,6 @@
 // Diagnosis of a stuck job: what each thread of this PE waits for, the RDSM_HANG_REPORT watchdog, the report
-// on SIGUSR1, and the check that no PE waits in a collective that a peer in shmem_finalize will never join.
+// on SIGUSR1, the check that no PE waits in a collective that a peer in shmem_finalize will never join, and the
+// checks that PEs are not in different collectives at one point, nor waiting for each other around a cycle.
 #pragma once
 
 #include <atomic>
