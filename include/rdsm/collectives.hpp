@@ -4,6 +4,7 @@
 #include "rdsm/detail/cxx20.hpp"
 
 #include <shmem.h>
+#include <shmemx.h>
 
 #include <cstddef>
 #include <span>
@@ -77,14 +78,15 @@ void fcollect(const team& t, std::span<T> dest, std::span<const std::type_identi
 }
 
 /// Concatenates every member's `src` (sizes may differ) into `dest` on every member, in team-rank
-/// order. dest must hold the sum of all members' sizes; only dest.size() >= src.size() is checked here
-/// (the total is not known locally without communicating).
+/// order. dest must hold the sum of all members' sizes: a member whose block would end past dest ends the
+/// job with one line (shmemx_collectmem_bounded), before its data moves.
 template <remote_copyable T>
   requires(!std::is_const_v<T>)
 void collect(const team& t, std::span<T> dest, std::span<const std::type_identity_t<T>> src) noexcept {
   detail::check_team("rdsm::collect", t);
   detail::check_dest("rdsm::collect", dest.size(), src.size());
-  detail::check_rc("rdsm::collect", shmem_collectmem(t.handle(), dest.data(), src.data(), src.size_bytes()));
+  detail::check_rc("rdsm::collect", shmemx_collectmem_bounded(t.handle(), dest.data(), dest.size_bytes(), src.data(),
+                                                              src.size_bytes()));
 }
 
 /// Personalized exchange: `src` holds t.size() blocks of src.size() / t.size() elements; block j goes

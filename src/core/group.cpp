@@ -243,12 +243,19 @@ void group_fcollect(const char* fn, group& g, void* dest, const void* source, si
   consume(fn, g, w_data + p, g.size - 1);
 }
 
-void group_collect(const char* fn, group& g, void* dest, const void* source, size_t bytes) {
+void check_collect_fits(const char* fn, size_t dest_bytes, size_t offset, size_t bytes, size_t reach) {
+  if (offset + bytes <= dest_bytes) return;
+  fatal("%s: dest holds %zu bytes, but the members' blocks reach byte %zu at least (this PE's block of %zu bytes "
+        "starts at byte %zu); dest must hold the sum of every member's nelems",
+        fn, dest_bytes, reach, bytes, offset);
+}
+
+void group_collect(const char* fn, group& g, void* dest, const void* source, size_t bytes, size_t dest_bytes) {
   const collective_entry entry(g, coll_kind::collect);
   // Across hosts, teams gather the sizes in their scratch first; active sets (no scratch) chain offsets.
   const group_layout* l = spread_layout(g);
   if (l != nullptr && hier_collect_fits(g)) {
-    hier_collect(fn, g, *l, dest, source, bytes);
+    hier_collect(fn, g, *l, dest, source, bytes, dest_bytes);
     return;
   }
   const int p = parity(g);
@@ -269,6 +276,7 @@ void group_collect(const char* fn, group& g, void* dest, const void* source, siz
     offset = static_cast<size_t>(v - 1);
     atomic(fn, amo_op::add, w, 8, static_cast<uint64_t>(-v), 0, g.pe(g.me));
   }
+  check_collect_fits(fn, dest_bytes, offset, bytes, offset + bytes);
   if (g.me + 1 < g.size) raise(fn, g, g.me + 1, w_chain + p, static_cast<long>(offset + bytes + 1));
   for (int k = 1; k < g.size; ++k) put(fn, at(dest, offset), source, bytes, g.pe((g.me + k) % g.size), true);
   copy_local(at(dest, offset), source, bytes);

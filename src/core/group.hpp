@@ -48,7 +48,13 @@ void group_barrier(const char* fn, group& g);  // quiet, then sync
 void group_broadcast(const char* fn, group& g, void* dest, const void* source, size_t bytes, int root,
                      bool root_receives);
 void group_fcollect(const char* fn, group& g, void* dest, const void* source, size_t bytes);
-void group_collect(const char* fn, group& g, void* dest, const void* source, size_t bytes);
+/// Ends the job unless a collect's block of `bytes` at `offset` ends within the `dest_bytes` its dest holds
+/// (`reach`: where the members' blocks end, as far as this PE knows).
+void check_collect_fits(const char* fn, size_t dest_bytes, size_t offset, size_t bytes, size_t reach);
+/// `dest_bytes`: what dest holds, when known (shmemx_collectmem_bounded); a member whose block would end past
+/// it ends the job before any data moves.
+void group_collect(const char* fn, group& g, void* dest, const void* source, size_t bytes,
+                   size_t dest_bytes = SIZE_MAX);
 /// Block j (block_bytes) of source goes to member j's dest at block me.
 void group_alltoall(const char* fn, group& g, void* dest, const void* source, size_t block_bytes);
 /// Strided form: element k of block j is source[(j*nelems + k)*sst] → dest[(me*nelems + k)*dst].

@@ -287,7 +287,8 @@ void hier_gather_all(const char* fn, group& g, const group_layout& l, void* dest
   deliver(fn, g, l, w_data + p, dest, dest, extent(offset, bytes));
 }
 
-void hier_collect(const char* fn, group& g, const group_layout& l, void* dest, const void* source, size_t bytes) {
+void hier_collect(const char* fn, group& g, const group_layout& l, void* dest, const void* source, size_t bytes,
+                  size_t dest_bytes) {
   // Every member's size first (an all-gather of 8 bytes into the team's scratch), then the blocks.
   struct scratch {
     std::vector<size_t> offset, length;
@@ -306,6 +307,7 @@ void hier_collect(const char* fn, group& g, const group_layout& l, void* dest, c
     length[i] = sizes[i];
     at_byte += sizes[i];
   }
+  check_collect_fits(fn, dest_bytes, offset[static_cast<size_t>(g.me)], bytes, at_byte);
   hier_gather_all(fn, g, l, dest, source, offset, length);
 }
 

@@ -36,7 +36,8 @@ void hier_gather_all(const char* fn, group& g, const group_layout& l, void* dest
                      const std::vector<size_t>& offset, const std::vector<size_t>& bytes);
 /// Whether `g` has the scratch hier_collect needs for its table of sizes (teams of up to 1024 members).
 bool hier_collect_fits(const group& g);
-void hier_collect(const char* fn, group& g, const group_layout& l, void* dest, const void* source, size_t bytes);
+void hier_collect(const char* fn, group& g, const group_layout& l, void* dest, const void* source, size_t bytes,
+                  size_t dest_bytes);
 void hier_alltoall(const char* fn, group& g, const group_layout& l, void* dest, const void* source,
                    size_t block_bytes);
 void hier_reduce(const char* fn, group& g, const group_layout& l, void* dest, const void* source, size_t nelems,

@@ -322,7 +322,9 @@ def doc_text(routines15, routines16):
         "",
         "`shmemx.h` declares `double shmemx_wtime(void)`, wall-clock seconds from a fixed point of the process",
         "(`CLOCK_MONOTONIC`) for timing intervals, as several other implementations provide under that name",
-        "(`compat.shmemx_wtime`).",
+        "(`compat.shmemx_wtime`), and `int shmemx_collectmem_bounded(shmem_team_t team, void *dest, size_t dest_bytes,",
+        "const void *source, size_t nelems)`, `shmem_collectmem` told what `dest` holds: a member whose block would end",
+        "past it ends the job with one line before its data moves (`rdsm::collect` calls it; `coll_errors.collect_bounded`).",
     ]
     return "\n".join(lines) + "\n"
 

@@ -1,5 +1,6 @@
 /* Misused collectives, one per argv[1]; each must end the job with one clear line naming the call. */
 #include <shmem.h>
+#include <shmemx.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,6 +26,13 @@ int main(int argc, char **argv) {
     char *priv = malloc(bytes); /* not a global or static variable: those are symmetric */
     char *sym = shmem_malloc(bytes), *out = shmem_malloc(bytes);
     shmem_broadcastmem(SHMEM_TEAM_WORLD, out, shmem_my_pe() == 0 ? sym : priv, bytes, 0);
+  } else if (strcmp(mode, "collect_bounded") == 0 || strcmp(mode, "collect_bounded_fits") == 0) {
+    /* Each PE contributes 2 longs; dest holds 4 longs: enough for 2 PEs, too small from 3 on */
+    const int ok = shmemx_collectmem_bounded(SHMEM_TEAM_WORLD, dst, sizeof dst, src, 2 * sizeof(long));
+    if (strcmp(mode, "collect_bounded_fits") == 0 && ok == 0) {
+      shmem_finalize();
+      return 0;
+    }
   } else if (strcmp(mode, "bad_active_set") == 0) {
     shmem_barrier(0, 1, n, psync); /* PEs 0, 2, .., 2(n-1): past the world */
   } else if (strcmp(mode, "longdouble_sum") == 0) { /* refused only where PEs' long double formats differ */

@@ -21,6 +21,8 @@ int main(int argc, char** argv) {
       int v = 1;
       rdsm::put_signal(std::span<const int>(&v, 1), small.global(0), sig.global(rt.size() - 1), 1,
                        rdsm::signal_op::set);
+    } else if (std::strcmp(mode, "collect_small_dest") == 0) {
+      rdsm::collect(world, big.span(), std::span<const int>(small.span()));  // 2 x 3 elements into 5
     } else if (std::strcmp(mode, "dsm_advise_past_end") == 0) {
       rdsm::dsm::array<int> a(10);
       a.advise(rdsm::dsm::advice::read_only, 20);
