@@ -51,7 +51,7 @@ class wait_scope {
                                      // every other PE) in shmem_finalize
   uint64_t kinds_checked_ns_ = 0;    // when this wait last compared its collective with its members'
   bool reported_ = false;
-  bool stuck_published_ = false;     // this wait published the PE it waits for in the stuck words (watch.cpp)
+  bool stuck_published_ = false;     // this wait published the PE it waits for in the stuck words (watch_stuck.cpp)
 };
 
 /// A wait for every PE of the job in a collective that no group of the runtime runs (one of the bootstrap, the
