@@ -33,13 +33,19 @@ int main(int argc, char **argv) {
     shmem_barrier_all();
     if (me == 1) shmem_set_lock(&lock);
     shmem_barrier_all();
-  } else if (strcmp(mode, "dsm_lock_held") == 0) {
-    /* The same with a DSM lock: PE 1 queues behind PE 0. */
+  } else if (strcmp(mode, "dsm_lock_held") == 0 || strcmp(mode, "dsm_lock_barrier") == 0) {
+    /* The same with a DSM lock: PE 1 queues behind PE 0, which waits in a barrier (dsm_lock_barrier: in
+     * rdsm_dsm_barrier, a cycle the job ends) */
     rdsm_dsm_lock_t *dlock = rdsm_dsm_lock_create();
     if (me == 0) rdsm_dsm_lock(dlock);
     shmem_barrier_all();
     if (me == 1) rdsm_dsm_lock(dlock);
-    shmem_barrier_all();
+    if (strcmp(mode, "dsm_lock_barrier") == 0) {
+      rdsm_dsm_barrier();
+      rdsm_dsm_unlock(dlock);
+    } else {
+      shmem_barrier_all();
+    }
   } else if (strcmp(mode, "quiet_stopped") == 0) {
     /* Over UCX: PE 1 stops itself; PE 0 puts 64 MiB to it (more than the sockets' buffers hold) and waits in shmem_quiet. */
     const size_t bytes = (size_t)64 << 20;
@@ -144,14 +150,6 @@ int main(int argc, char **argv) {
     shmem_team_split_strided(SHMEM_TEAM_WORLD, 1, 1, 2, NULL, 0, &b);
     shmem_team_split_strided(SHMEM_TEAM_WORLD, 0, 2, 2, NULL, 0, &c);
     shmem_team_sync(me == 0 ? a : me == 1 ? b : c);
-  } else if (strcmp(mode, "dsm_lock_barrier") == 0) {
-    /* PE 0 holds a DSM lock into rdsm_dsm_barrier; PE 1 waits for the lock before its rdsm_dsm_barrier */
-    rdsm_dsm_lock_t *dlock = rdsm_dsm_lock_create();
-    if (me == 0) rdsm_dsm_lock(dlock);
-    shmem_barrier_all();
-    if (me == 1) rdsm_dsm_lock(dlock);
-    rdsm_dsm_barrier();
-    rdsm_dsm_unlock(dlock);
   } else if (strcmp(mode, "split_apart") == 0) {
     /* PE 2 passes another stride: it takes the team to be {0, 2}, PEs 0 and 1 take it to be {0, 1} */
     shmem_team_t t;
