@@ -60,6 +60,23 @@ guarded() {
 }
 
 case $case_name in
+  aborts_while_stalled)
+    # Every PE ends the job at once while rdsmrun is stopped: each waits 2 s for its abort's acknowledgement,
+    # then exits with status 1. rdsmrun, continued, finds the exits and the aborts queued: the line is an
+    # abort's (it was "PE 1 exited with status 1 before shmem_finalize", the cause lost).
+    "$RDSMRUN" -n 2 --timeout 60 "$PE" misuse 500 >"$work/job.out" 2>"$work/job.err" &
+    r=$!
+    started+=("$r")
+    for ((t = 0; t < 200; t++)); do grep -q ready "$work/job.out" && break; sleep 0.05; done
+    grep -q ready "$work/job.out" || fail "the job did not start"
+    kill -STOP "$r"
+    sleep 3.5
+    kill -CONT "$r"
+    wait "$r"
+    rc=$?
+    [[ $rc == 1 ]] || fail "rdsmrun exited $rc, expected 1"
+    grep -qE '^rdsmrun: PE [01] ended the job \(code 1\): shmem_long_p: pe 99 out of range' "$work/job.err" ||
+      fail "no abort line" ;;
   heap_oversized)
     for v in 100T 99999999G; do
       SHMEM_SYMMETRIC_SIZE=$v expect 1 10 -- guarded "$RDSMRUN" -n 2 --timeout 20 "$PE" sleep 0

@@ -38,7 +38,7 @@ int main(int argc, char **argv) {
   shmem_init();
   const int me = shmem_my_pe();
   int status = 0;
-  if (strcmp(mode, "sleep") == 0) {
+  if (strcmp(mode, "sleep") == 0 || strcmp(mode, "misuse") == 0) {
     long ms = argc > 2 ? atol(argv[2]) : 0;
     shmem_barrier_all();
     if (me == 0) {
@@ -48,6 +48,10 @@ int main(int argc, char **argv) {
     /* The whole time, whatever signals a handler catches meanwhile. */
     struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
     while (nanosleep(&ts, &ts) != 0) {
+    }
+    if (strcmp(mode, "misuse") == 0) { /* every PE at once: each ends the job */
+      static long word;
+      shmem_long_p(&word, 1, 99);
     }
     shmem_barrier_all();
   } else if (strcmp(mode, "dsm") == 0) {
@@ -112,7 +116,7 @@ int main(int argc, char **argv) {
   } else if (strcmp(mode, "late") == 0) {
     shmem_barrier_all();
   } else {
-    fprintf(stderr, "usage: robust_pe sleep MS | dsm | exhaust | stdio | alloc BYTES ok|null | exit CODE | tty | children | lines [LEN] | late MS\n");
+    fprintf(stderr, "usage: robust_pe sleep MS | misuse MS | dsm | exhaust | stdio | alloc BYTES ok|null | exit CODE | tty | children | lines [LEN] | late MS\n");
     status = 2;
   }
   shmem_finalize();

@@ -521,6 +521,7 @@ class job final : public rdv::server_listener {
         end_job(128 + sig, rdsm::detail::format("PE %d (pid %d) was killed by signal %d (%s); ending the job", rank,
                                                 static_cast<int>(pid), sig, strsignal(sig)));
       } else if (WIFEXITED(st) && WEXITSTATUS(st) != 0) {
+        if (server_->abort_pending(rank)) continue;  // its abort, handled next, names the cause
         bool fin = server_->finalized(rank);
         end_job(WEXITSTATUS(st), rdsm::detail::format("PE %d (pid %d) exited with status %d%s; ending the job", rank,
                                                       static_cast<int>(pid), WEXITSTATUS(st),

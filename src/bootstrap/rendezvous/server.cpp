@@ -276,6 +276,29 @@ void server::read_from(conn& c) {
   }
 }
 
+bool server::abort_pending(int rank) {
+  if (rank < 0 || static_cast<size_t>(rank) >= by_rank_.size()) return false;
+  conn* c = by_rank_[static_cast<size_t>(rank)];
+  if (c == nullptr || c->dead || c->closing) return false;
+  char buf[65536];
+  for (;;) {  // what has arrived, without handling it (an end of file is seen again by read_from)
+    const ssize_t r = ::recv(c->fd.get(), buf, sizeof buf, MSG_DONTWAIT);
+    if (r > 0) {
+      c->in.append(buf, static_cast<size_t>(r));
+      continue;
+    }
+    if (r < 0 && errno == EINTR) continue;
+    break;
+  }
+  std::string frames = c->in;
+  message m;
+  for (;;) {
+    auto got = decode(frames, m, max_payload);
+    if (!got.ok() || !got.value()) return false;
+    if (m.type == msg_type::abort) return true;
+  }
+}
+
 void server::handle(conn& c, message& m) {
   if (c.rank < 0) {
     handle_hello(c, m);

@@ -96,6 +96,10 @@ class server {
   bool connected_ever(int rank) const { return connected_ever_[static_cast<size_t>(rank)]; }
   bool finalized(int rank) const { return finalized_[static_cast<size_t>(rank)]; }
   bool all_finalized() const;
+  /// Whether PE `rank` has sent an abort that is not handled yet (read now from its connection, kept for
+  /// process()): a PE that aborts exits once acknowledged, or after a bounded wait when the server lags, so
+  /// its exit may be seen first; its own message names the cause.
+  bool abort_pending(int rank);
   /// The job is ending (an abort or a lost PE was handled); nothing more will be served.
   bool ending() const { return ending_; }
   /// Every rank finalized and every authenticated connection closed.
