@@ -36,14 +36,20 @@ void check_agreement(runtime& rt, const char* fn, size_t value) {
   check_same_arguments(fn, "sizes", &v, 1);
 }
 
+// A pointer as every PE can compare it: a heap block as 1 + its offset (the same on every PE), NULL as 0, any
+// other pointer as `other`.
+uint64_t heap_key(runtime& rt, const void* p, uint64_t other) {
+  const auto a = reinterpret_cast<uintptr_t>(p);
+  const uintptr_t base = rt.heap().base();
+  return p == nullptr ? 0 : a < base || a - base >= rt.heap().span() ? other : a - base + 1;
+}
+
 // With SHMEM_DEBUG, every PE must free (or resize) the same block: freeing different ones leaves the heaps
 // apart, and every later allocation at different offsets (a put then lands in another live block).
 void check_same_block(runtime& rt, const char* fn, const void* p, size_t bytes, bool with_size) {
   if (!rt.checking() || rt.n_pes() == 1) return;
-  const auto a = reinterpret_cast<uintptr_t>(p);
-  const uintptr_t base = rt.heap().base();
-  // A heap block as its offset (the same on every PE), anything else as its address; null as 0.
-  const uint64_t args[2] = {p == nullptr || a < base || a - base >= rt.heap().span() ? a : a - base + 1, bytes};
+  // A pointer outside the heap as its address.
+  const uint64_t args[2] = {heap_key(rt, p, reinterpret_cast<uintptr_t>(p)), bytes};
   check_same_arguments(fn,
                        with_size ? "arguments (block as 1 + its heap offset, 0 for NULL; size)"
                                  : "blocks (1 + the heap offset, 0 for NULL)",
@@ -54,14 +60,7 @@ void check_same_block(runtime& rt, const char* fn, const void* p, size_t bytes, 
 // region before the call's barrier and, after it, compares with the next PE's. If any two PEs differ, some
 // PE differs from its next. Two words, by the call's parity: the next PE may already have published its
 // next call's block, but not the one after, which waits in a barrier for this PE.
-constexpr size_t freed_words_offset = 64;  // in the sync region's first page, which nothing else uses
 uint64_t g_frees = 0;
-
-uint64_t freed_value(runtime& rt, const void* p) {
-  const auto a = reinterpret_cast<uintptr_t>(p);
-  const uintptr_t base = rt.heap().base();
-  return p == nullptr ? 0 : a < base || a - base >= rt.heap().span() ? ~uint64_t{0} : a - base + 1;
-}
 
 std::string freed_text(uint64_t v) {
   if (v == 0) return "NULL";
@@ -71,7 +70,7 @@ std::string freed_text(uint64_t v) {
 
 uint64_t* publish_freed(runtime& rt, const void* p) {
   uint64_t* word = rt.internal() + freed_words_offset / sizeof(uint64_t) + (g_frees++ & 1);
-  __atomic_store_n(word, freed_value(rt, p), __ATOMIC_RELEASE);
+  __atomic_store_n(word, heap_key(rt, p, ~uint64_t{0}), __ATOMIC_RELEASE);
   return word;
 }
 

@@ -41,7 +41,6 @@ std::unordered_map<const long*, std::thread::id> held;
 // sync region, and a PE that clears a lock while some PE sleeps wakes the next ticket's sleeper. The timeout
 // bounds a wake that never comes (a clear from another host).
 constexpr long lock_sleep_ns = 100000;
-constexpr size_t lock_sleepers_offset = 128;  // in the sync region's first page (memory.cpp uses 64 and 72)
 
 // The serving half of the home's lock word through this host's mapping, or nullptr (the home is on another
 // host).
