@@ -239,17 +239,22 @@ void server::report_suppressed(bool all) {
 
 void server::flush_notices() { report_suppressed(true); }
 
-void server::read_from(conn& c) {
+bool server::take_input(conn& c) {
   char buf[65536];
   for (;;) {
     ssize_t r = ::recv(c.fd.get(), buf, sizeof buf, 0);
     if (r > 0) {
       if (!c.closing) c.in.append(buf, static_cast<size_t>(r));
-      if (static_cast<size_t>(r) < sizeof buf) break;
+      if (static_cast<size_t>(r) < sizeof buf) return true;
       continue;
     }
     if (r < 0 && errno == EINTR) continue;
-    if (r < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) break;
+    return r < 0 && (errno == EAGAIN || errno == EWOULDBLOCK);
+  }
+}
+
+void server::read_from(conn& c) {
+  if (!take_input(c)) {
     // EOF or error: handle what arrived first (a PE may send abort and exit at once), then close.
     message m;
     while (!c.dead && !c.closing) {
@@ -280,16 +285,7 @@ bool server::abort_pending(int rank) {
   if (rank < 0 || static_cast<size_t>(rank) >= by_rank_.size()) return false;
   conn* c = by_rank_[static_cast<size_t>(rank)];
   if (c == nullptr || c->dead || c->closing) return false;
-  char buf[65536];
-  for (;;) {  // what has arrived, without handling it (an end of file is seen again by read_from)
-    const ssize_t r = ::recv(c->fd.get(), buf, sizeof buf, MSG_DONTWAIT);
-    if (r > 0) {
-      c->in.append(buf, static_cast<size_t>(r));
-      continue;
-    }
-    if (r < 0 && errno == EINTR) continue;
-    break;
-  }
+  (void)take_input(*c);  // what has arrived, without handling it (an end of file is seen again by read_from)
   std::string frames = c->in;
   message m;
   for (;;) {

@@ -120,6 +120,8 @@ class server {
   void forget_stranger(conn& c);
   void report_refusal(const std::string& peer, const std::string& why);
   void report_suppressed(bool all);
+  /// Appends what has arrived on `c` to its input (nothing once it is closing); false at its end or an error.
+  bool take_input(conn& c);
   void read_from(conn& c);
   void handle(conn& c, message& m);
   void handle_hello(conn& c, const message& m);
