@@ -17,8 +17,7 @@ concept remote_copyable = std::is_trivially_copyable_v<T> && !std::is_reference_
 
 /// An integer the OpenSHMEM standard AMOs accept (fetch_add, add, inc, compare_swap) and the bitwise
 /// AMOs (and, or, xor): a 4- or 8-byte integer other than bool (char32_t and wchar_t, 4 bytes on Linux,
-/// included). rdsm maps it to
-/// shmem_{int32,int64,uint32,uint64}_atomic_* by size and signedness.
+/// included). rdsm maps it to shmem_{int32,int64,uint32,uint64}_atomic_* by size and signedness.
 template <class T>
 concept atomic_integral = std::integral<T> && !std::same_as<std::remove_cv_t<T>, bool> &&
                           (sizeof(T) == 4 || sizeof(T) == 8) && !std::is_const_v<T>;

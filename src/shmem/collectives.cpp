@@ -182,9 +182,7 @@ int shmem_collectmem(shmem_team_t team, void* dest, const void* source, size_t n
 int shmemx_collectmem_bounded(shmem_team_t team, void* dest, size_t dest_bytes, const void* source,
                               size_t nelems) noexcept {
   return on_team(__func__, team, [&](const char* fn, group& g) {
-    const size_t bytes = bytes_of(fn, "nelems", nelems, 1);
-    check_buffers(fn, dest, dest_bytes < bytes ? dest_bytes : bytes, source, bytes);
-    group_collect(fn, g, dest, source, bytes, dest_bytes);
+    group_collect(fn, g, dest, source, check_buffers(fn, dest, source, nelems, 1), dest_bytes);
   });
 }
 int shmem_fcollectmem(shmem_team_t team, void* dest, const void* source, size_t nelems) noexcept {
