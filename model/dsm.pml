@@ -11,6 +11,9 @@
  *     -DRACY_GRANT        the grant is applied by the application after it wakes up instead of by
  *                         the handler in message order (see README.md: a recall overtakes it)
  *     -DBUG_EXCL_KEPT     a recalled exclusive owner keeps its right to upgrade     -> swmr_ok fails
+ * -DLINKED models every copy as its home's frame itself (sequential mode with the homes on the copier's
+ * host: src/dsm/protocol.cpp, space::fetch): a fetch and a write-back then move nothing, and read_ok holds
+ * only if the protections keep a single writer at every instant (BUG_SKIP_INV still fails).
  *
  * Read-modify-write: a read miss may ask for ownership instead (write_req; the implementation does when
  * this PE's last write upgraded a copy it had read), and its grant leaves the page shared but exclusive:
@@ -50,6 +53,11 @@
 #define HOME(p)  (p)            /* home PE of page p */
 #define IX(i,p)  ((i)*NPG + (p))/* (PE i, page p) in the per-PE, per-page arrays and channels */
 #define BIT(i)   (1 << (i))
+#ifdef LINKED                   /* every PE's copy is its home's frame (one host, RDSM_DSM_SAME_HOST=map): */
+#define FX(i,p)  IX(HOME(p),p)  /* fetches and write-backs change nothing, protections alone keep SWMR */
+#else
+#define FX(i,p)  IX(i,p)        /* PE i's own frame of page p */
+#endif
 
 mtype = {
   invalid, shared, modified,                    /* local page states */
@@ -123,14 +131,14 @@ inline apply_grant(i, m, p, a, b) {
   :: m == read_grant ->
        excl[IX(i,p)] = 0;
        if
-       :: i != HOME(p) -> frame[IX(i,p)] = frame[IX(HOME(p),p)]
+       :: i != HOME(p) -> frame[FX(i,p)] = frame[FX(HOME(p),p)]
        :: else
        fi;
        hver[IX(i,p)] = a;
        set_st(i, p, shared)
   :: m == write_grant ->
        if
-       :: i != HOME(p) && !b -> frame[IX(i,p)] = frame[IX(HOME(p),p)]
+       :: i != HOME(p) && !b -> frame[FX(i,p)] = frame[FX(HOME(p),p)]
        :: else
        fi;
        hver[IX(i,p)] = NOVER;
@@ -274,7 +282,7 @@ writeback:
   atomic {
 #ifndef BUG_NO_WRITEBACK
     if
-    :: me != HOME(p) -> frame[IX(HOME(p),p)] = frame[IX(me,p)]
+    :: me != HOME(p) -> frame[FX(HOME(p),p)] = frame[FX(me,p)]
     :: else
     fi;
 #endif
@@ -305,11 +313,11 @@ inline access(me, p, w) {
        excl[IX(me,p)] = 0;
        set_st(me, p, modified)
   :: READY(me) && w && st[IX(me,p)] == modified ->
-       read_ok = (frame[IX(me,p)] == latest[p]); assert(read_ok);
-       latest[p]++; frame[IX(me,p)] = latest[p];
+       read_ok = (frame[FX(me,p)] == latest[p]); assert(read_ok);
+       latest[p]++; frame[FX(me,p)] = latest[p];
        break
   :: READY(me) && !w && st[IX(me,p)] != invalid ->
-       read_ok = (frame[IX(me,p)] == latest[p]); assert(read_ok);
+       read_ok = (frame[FX(me,p)] == latest[p]); assert(read_ok);
        break
   :: READY(me) && MISS(me,p,w) && tries == MAXTRY ->
        break
@@ -364,8 +372,8 @@ init {
     for (p : 0 .. NPG-1) {
       assert(!dir[p].busy);
       if
-      :: dir[p].owner != NOPE -> final_ok = (frame[IX(dir[p].owner,p)] == latest[p])
-      :: else                 -> final_ok = (frame[IX(HOME(p),p)] == latest[p])
+      :: dir[p].owner != NOPE -> final_ok = (frame[FX(dir[p].owner,p)] == latest[p])
+      :: else                 -> final_ok = (frame[FX(HOME(p),p)] == latest[p])
       fi;
       assert(final_ok)
     }

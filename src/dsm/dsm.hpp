@@ -138,6 +138,11 @@ class space final : private sequential_port {
   /// Applies the protections the service round gathered, then sends the messages held back for them.
   void flush_protections();
   void fetch(uint32_t page) override;
+  /// Copies the page from its home's frame into this PE's (a first copy from a home on this host: the kernel's).
+  void copy_in(uint32_t page);
+  /// Maps the home's frame of `page` here (links_homes_), with the invalid pages around it of the same home
+  /// and a shared advice; false when the mapping budget is spent (the page is then copied).
+  bool link_home_run(uint32_t page);
   void write_back(uint32_t page) override;
   bool home_near(uint32_t page) const override;
   bool write_back_changed(uint32_t page) override;
@@ -177,6 +182,8 @@ class space final : private sequential_port {
   bool release_mode_ = true;
   bool poll_ = false;  // waiting for a fault's answer polls (RDSM_DSM_POLL) rather than sleeping at once
   bool nudge_ = true;  // a late fault nudges stalled same-host peers (RDSM_DSM_NUDGE); every PE agrees
+  // Sequential mode, RDSM_DSM_SAME_HOST=map: a copy of a page homed on this host is the home's frame, mapped here.
+  bool links_homes_ = false;
   int stream_ = 0;  // transport stream for frame transfers
   std::unique_ptr<symmetric_heap> blocks_;
   int32_t* claims_ = nullptr;  // symmetric: first-touch claims, one word per page, at the page's manager

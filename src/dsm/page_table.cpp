@@ -16,8 +16,6 @@
 namespace rdsm::detail::dsm {
 
 namespace {
-constexpr uint32_t fault_run_limit = 64;  // the longest run a fault opens (read_run's, prefetch's bound)
-
 uint32_t max_map_count() {
   unsigned long n = 65530;  // the kernel's default
   if (FILE* f = std::fopen("/proc/sys/vm/max_map_count", "r")) {
@@ -31,7 +29,7 @@ uint32_t max_map_count() {
 page_table::page_table(char* view, int view_fd, char* frames, char* twins, uint32_t n_pages, unsigned shift)
     : view_(view), view_fd_(view_fd), frames_(frames), twins_(twins), n_pages_(n_pages), shift_(shift),
       states_(std::make_unique<std::atomic<page_state>[]>(n_pages)), homes_(n_pages, no_pe),
-      advice_(n_pages, RDSM_DSM_DEFAULT), entered_(n_pages, 0), shared_(n_pages, 0), copied_(n_pages, 0),
+      advice_(n_pages, RDSM_DSM_DEFAULT), shared_(n_pages, 0), copied_(n_pages, 0),
       max_runs_(max_map_count() / 4), share_budget_(max_runs_) {
   if (twins_ != nullptr) twin_slots_.assign(n_pages, 0);
 }
@@ -97,18 +95,13 @@ void page_table::apply(uint32_t page, uint32_t n, page_state s) {
                    : s == page_state::shared ? PROT_READ
                                               : PROT_NONE;
   const size_t bytes = static_cast<size_t>(n) << shift_;
-  if (std::find(shared_.begin() + page, shared_.begin() + page + n, uint8_t{1}) != shared_.begin() + page + n)
+  if (!keep_home_maps_ &&
+      std::find(shared_.begin() + page, shared_.begin() + page + n, uint8_t{1}) != shared_.begin() + page + n)
     map_own(page, n);
-  // Pages opened for the first time are mapped again with their page-table entries filled in the same call:
-  // opened by mprotect, each would take a page fault at its first access (7-10 us here), the faulting
-  // access itself and every page a read fault copied ahead. Pages entered once keep their entries through
-  // later protections, so mprotect alone opens them; it would also be the cheaper call for them (replacing
-  // a mapping with entries flushes other CPUs' TLBs). Longer runs (an allocation's home pages) are opened
-  // by mprotect too, so that an allocation does not back all its pages at once.
-  bool fresh = view_fd_ >= 0 && s != page_state::invalid && n <= fault_run_limit;
-  for (uint32_t i = 0; fresh && i < n; ++i) fresh = entered_[page + i] == 0;
-  const bool done = fresh ? map_view(page, n, prot, view_fd_, true) : mprotect(view(page), bytes, prot) == 0;
-  if (s != page_state::invalid) std::fill_n(entered_.begin() + page, n, uint8_t{1});  // entered now or at use
+  // mprotect, also for pages never opened: their first access then takes a minor fault (2-4 us here), which
+  // costs less than mapping them again with their entries filled (a read fault's page opened by mmap with
+  // MAP_POPULATE: 9-36 us in a traced run, 11 us alone against 4-7 us for mprotect and the first access).
+  const bool done = mprotect(view(page), bytes, prot) == 0;
   if (!done)
     fatal("dsm: protecting %u pages at %p failed: %s; raise vm.max_map_count or use a larger RDSM_DSM_PAGE_SIZE", n,
           static_cast<void*>(view(page)), std::strerror(errno));
@@ -134,11 +127,7 @@ void page_table::protect_runs(const std::vector<uint32_t>& pages, page_state s) 
   }
 }
 
-void page_table::forget_entries(uint32_t page, uint32_t n) {
-  if (gathered(page, n)) flush();
-  std::fill_n(entered_.begin() + page, n, uint8_t{0});
-  std::fill_n(copied_.begin() + page, n, uint8_t{0});
-}
+void page_table::forget_copies(uint32_t page, uint32_t n) { std::fill_n(copied_.begin() + page, n, uint8_t{0}); }
 
 bool page_table::share(uint32_t page, uint32_t n, int file) {
   if (view_fd_ < 0 || file < 0 || share_budget_ == 0) return false;
@@ -154,7 +143,6 @@ bool page_table::share(uint32_t page, uint32_t n, int file) {
 void page_table::mapped_from(uint32_t page, uint32_t n, page_state s) {
   --share_budget_;
   std::fill_n(shared_.begin() + page, n, uint8_t{1});
-  std::fill_n(entered_.begin() + page, n, uint8_t{1});
   set_states(page, n, s);
 }
 
@@ -198,7 +186,30 @@ void page_table::map_own(uint32_t page, uint32_t n) {
   for (uint32_t i = 0; i < n; ++i)  // a run of shared pages begins here: its mapping is gone
     if (shared_[page + i] != 0 && (i == 0 || shared_[page + i - 1] == 0)) ++share_budget_;
   std::fill_n(shared_.begin() + page, n, uint8_t{0});
-  std::fill_n(entered_.begin() + page, n, uint8_t{0});
+}
+
+bool page_table::link_home(uint32_t page, uint32_t n, int file) {
+  if (view_fd_ < 0 || file < 0 || share_budget_ == 0) return false;
+  if (gathered(page, n)) flush();
+  if (!map_view(page, n, PROT_NONE, file, false)) {
+    map_own(page, n);  // whatever the failed call left there
+    return false;
+  }
+  mapped_from(page, n, page_state::invalid);
+  return true;
+}
+
+void page_table::unlink_homes(uint32_t page, uint32_t n) {
+  for (uint32_t i = 0; i < n;) {
+    if (shared_[page + i] == 0) {
+      ++i;
+      continue;
+    }
+    uint32_t j = i + 1;
+    while (j < n && shared_[page + j] != 0) ++j;
+    map_own(page + i, j - i);
+    i = j;
+  }
 }
 
 uint32_t page_table::read_run(uint32_t page, uint32_t prefetch, bool near) const {

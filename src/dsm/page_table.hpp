@@ -51,8 +51,8 @@ class page_table {
   bool flush();
   /// Whether protections are gathered and not yet applied (for pages [page, page + n): n = 0, any page).
   bool gathered(uint32_t page = 0, uint32_t n = 0) const;
-  /// Pages [page, page + n) lost their view's page-table entries (their frames were hole-punched).
-  void forget_entries(uint32_t page, uint32_t n);
+  /// Pages [page, page + n) lost their frames' contents (hole-punched): their next copies are first ones.
+  void forget_copies(uint32_t page, uint32_t n);
   /// Copies of a page's frame between this PE and its home on this host: into the frame (a fetch) or out of
   /// it (a write-back). The first copy each way is the kernel's (copy_file_range), as a copy by the CPU
   /// first touches two mappings, this PE's of its frames and of the home's (18-21 us a page on the VM
@@ -69,6 +69,18 @@ class page_table {
   /// False when there is no such file or the kernel refuses: the caller copies them instead. The view
   /// maps this PE's own frames again at the pages' next protection.
   bool share(uint32_t page, uint32_t n, int file);
+  /// Sequential mode: a page whose copy is its home's frame on this host (mapped from the
+  /// home's file, see link_home) keeps that mapping through its protections, so that SWMR is kept by
+  /// protections alone over one frame. Otherwise (release mode) a protection maps the own frame again.
+  void keep_home_maps() { keep_home_maps_ = true; }
+  /// Maps the invalid pages [page, page + n) from `file`, their home's memory file, closed: their
+  /// protections open the home's frames from then on (keep_home_maps), nothing is copied. False when the
+  /// mapping budget is spent or the kernel refuses: the caller copies instead.
+  bool link_home(uint32_t page, uint32_t n, int file);
+  /// Whether the view maps the page from its home's file (share, map_home, link_home).
+  bool from_home(uint32_t page) const { return shared_[page] != 0; }
+  /// Maps this PE's own frames again, closed, where pages [page, page + n) (all invalid) map a home's.
+  void unlink_homes(uint32_t page, uint32_t n);
   /// Maps pages [page, page + n) from `file`, the home's memory file, in state `s` (shared or modified):
   /// the view is the home's memory, which the hardware keeps coherent (every PE on one host, release mode).
   /// Pages [fill, fill + n_fill) get their page-table entries in the same call. When the mapping budget is
@@ -131,13 +143,13 @@ class page_table {
   void forget_closed_runs();  // map_home's list: drops the runs no longer mapped so
 
   bool gathering_ = false;
+  bool keep_home_maps_ = false;
   struct run {
     uint32_t page = 0, n = 0;
     page_state s = page_state::invalid;
   } gathered_;  // protections gathered and not applied (n = 0: none)
 
-  std::vector<uint8_t> entered_;  // the page was opened: its view may have page-table entries (under the caller's lock)
-  std::vector<uint8_t> shared_;   // the view maps the page from its home's file (share, map_home)
+  std::vector<uint8_t> shared_;   // the view maps the page from its home's file (share, map_home, link_home)
   std::vector<uint8_t> copied_;   // copy_way bits: the frame's copies to and from its home so far
   std::deque<std::pair<uint32_t, uint32_t>> home_runs_;  // map_home's runs, oldest first (some closed since)
   // Mappings share may still make: each is a mapping of its own (two, if it splits one), and the kernel

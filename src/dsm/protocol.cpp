@@ -215,6 +215,15 @@ void space::release_waiters(uint32_t page) {
 // ---- data movement and protection ----
 
 void space::fetch(uint32_t page) {
+  if (pages_->from_home(page) || (links_homes_ && mem_->near(home(page)) && link_home_run(page))) {
+    // The copy is the home's frame itself: nothing moves, ever (the protections keep a single writer).
+    stats_.fetches.fetch_add(1, std::memory_order_relaxed);
+    return;
+  }
+  copy_in(page);
+}
+
+void space::copy_in(uint32_t page) {
   if (pages_->gathered(page, 1)) flush_protections();
   if (pages_->copied_before(page, page_table::copy_in))
     mem_->read(home(page), frame_offset(page), frame(page), page_size_);
@@ -223,9 +232,25 @@ void space::fetch(uint32_t page) {
   stats_.fetches.fetch_add(1, std::memory_order_relaxed);
 }
 
-bool space::home_near(uint32_t page) const { return mem_->near(home(page)); }
+bool space::link_home_run(uint32_t page) {
+  // The invalid pages around this one with the same home, none of them private, gathered or already
+  // mapped so, take one mapping: their later faults cost a protection change each, no mapping.
+  const int32_t h = home(page);
+  auto joins = [&](uint32_t p) {
+    return pages_->home(p) == h && pages_->state(p) == page_state::invalid && !pages_->from_home(p) &&
+           pages_->advice(p) != RDSM_DSM_PRIVATE && !pages_->gathered(p, 1);
+  };
+  if (!joins(page)) return false;
+  uint32_t first = page, end = page + 1;
+  while (first > 0 && joins(first - 1)) --first;
+  while (end < n_pages_ && joins(end)) ++end;
+  return pages_->link_home(first, end - first, mem_->file(h));
+}
+
+bool space::home_near(uint32_t page) const { return mem_->near(home(page)) && !pages_->from_home(page); }
 
 bool space::write_back_changed(uint32_t page) {
+  if (pages_->from_home(page)) return true;  // written there, if at all: no telling
   if (pages_->gathered(page, 1)) flush_protections();  // no store slips in after the comparison
   const char* home_frame = mem_->at(home(page), frame_offset(page));
   if (home_frame != nullptr && std::memcmp(home_frame, frame(page), page_size_) == 0) return false;
@@ -234,6 +259,7 @@ bool space::write_back_changed(uint32_t page) {
 }
 
 void space::write_back(uint32_t page) {
+  if (pages_->from_home(page)) return;  // the writes went to the home's frame
   if (pages_->gathered(page, 1)) flush_protections();  // no store slips in after the copy
   runtime& rt = runtime::get();
   const int h = home(page);

@@ -25,11 +25,14 @@ class sequential_port {
   /// Sends `m` to PE `pe`, never this PE (the protocol keeps its own messages), in order with every earlier
   /// message to `pe`.
   virtual void send(int pe, const message& m) = 0;
-  /// Copies the page from its home's frame into this PE's frame.
+  /// Makes the home's frame's contents this PE's copy of the page: copies them into this PE's frame, or
+  /// (every PE on one host) maps the home's frame itself here, which later protections keep.
   virtual void fetch(uint32_t page) = 0;
-  /// Copies this PE's frame of the page into its home's frame, complete at return.
+  /// Copies this PE's frame of the page into its home's frame, complete at return (nothing to do for a
+  /// copy that is the home's frame).
   virtual void write_back(uint32_t page) = 0;
-  /// Whether the page's home is on this host (its frame mapped here: comparing with it costs a few loads).
+  /// Whether this PE's copy of the page is a frame of its own and the home's frame is mapped here
+  /// (comparing them costs a few loads).
   virtual bool home_near(uint32_t page) const = 0;
   /// For a page whose home is near: copies this PE's frame back when it differs from the home's and
   /// returns whether it did.

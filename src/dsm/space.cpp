@@ -127,6 +127,10 @@ void space::start(const char* fn) {
     lazy_ = std::make_unique<release_protocol>(*pages_, *mem_, *rings_, *tracker_, my_pe_, prefetch_, stats_);
     lazy_->map_homes(map_homes(fn, cfg.dsm_same_host == "map" && !far_peers));
   } else {
+    // Each PE decides alone: the directory keeps one writer whether a copy is a frame of its own or the
+    // home's frame, so homes on this host are linked also in a job across hosts.
+    links_homes_ = cfg.dsm_same_host == "map";
+    if (links_homes_) pages_->keep_home_maps();
     seq_ = std::make_unique<sequential_protocol>(*pages_, static_cast<sequential_port&>(*this), my_pe_, n_pes_, prefetch_,
                                                 stats_);
     channel_ = std::make_unique<channel>(*mem_, chan, my_pe_, n_pes_, alias_, rt.progress().wake_fd());
@@ -257,10 +261,11 @@ void space::release_block(const char* fn, void* p) {
     const uint32_t first = page_of(reinterpret_cast<uintptr_t>(p));
     const auto n = static_cast<uint32_t>(bytes >> shift_);
     protect(first, n, page_state::invalid);
+    pages_->unlink_homes(first, n);  // the next allocation may place the pages elsewhere
     // Zero this PE's frames (home copies and cached copies alike): the next allocation reads zeros.
     if (fallocate(fd_, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, static_cast<off_t>(first) << shift_,
                   static_cast<off_t>(bytes)) == 0)
-      pages_->forget_entries(first, n);  // the punch removed the view's entries too
+      pages_->forget_copies(first, n);
     else
       std::memset(frame(first), 0, bytes);
     for (uint32_t page = first; page < first + n; ++page) {
@@ -337,7 +342,10 @@ void space::advise(const char* fn, void* p, size_t bytes, rdsm_dsm_advice_t advi
       const int32_t h = pages_->home(page);
       if (h == home_undecided) continue;
       if (advice == RDSM_DSM_PRIVATE) {
-        if (h != my_pe_ && !release_mode_) fetch(page);
+        if (h != my_pe_ && !release_mode_) {
+          pages_->unlink_homes(page, 1);  // a private copy is this PE's own
+          copy_in(page);
+        }
         if (h != my_pe_ && release_mode_) {
           mem_->read(h, frame_offset(page), frame(page), page_size_);
           stats_.fetches.fetch_add(1, std::memory_order_relaxed);

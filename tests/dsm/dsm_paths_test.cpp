@@ -235,6 +235,35 @@ TEST(DsmPaths, SequentialModeReadModifyWriteTakesOneRequestPerTurn) {
   rdsm_dsm_free(p);
 }
 
+TEST(DsmPaths, SequentialModeOnOneHostWritesIntoTheHomesFrame) {
+  // The last PE writes a page homed at PE 0, then PE 0 reads it, in turns: each read recalls the writer.
+  // With the home on the writer's host the writer's copy is the home's frame itself (linked): a recall
+  // changes its protection and writes nothing back. Otherwise (RDSM_DSM_SAME_HOST=copy, or the home on
+  // another host) each recall writes the page back.
+  if (release_mode()) GTEST_SKIP() << "sequential consistency only";
+  const size_t page = rdsm_dsm_page_size();
+  auto* p = static_cast<volatile long*>(rdsm_dsm_alloc_placed(page, RDSM_DSM_ON_PE, 0));
+  const int last = npes() - 1;
+  const bool linked = copies_linked(0);
+  const rdsm_dsm_stats_t before = stats();
+  constexpr long turns = 3;
+  for (long turn = 1; turn <= turns; ++turn) {
+    if (me() == last) p[turn] = turn;
+    rdsm_dsm_barrier();
+    if (me() == 0) {
+      ASSERT_EQ(p[turn], turn) << "turn " << turn;
+    }
+    rdsm_dsm_barrier();
+  }
+  const rdsm_dsm_stats_t after = stats();
+  if (me() == last) {
+    EXPECT_EQ(after.write_backs - before.write_backs, linked ? 0u : static_cast<uint64_t>(turns))
+        << (linked ? "a linked copy is the home's frame" : "a copy is written back at each recall");
+  }
+  rdsm_dsm_barrier();
+  rdsm_dsm_free(const_cast<long*>(p));
+}
+
 TEST(DsmPaths, SequentialModeWakesASleepingHomeThroughTheChannelAndCountsIt) {
   // A request to a home whose progress thread sleeps writes its eventfd (the same-host channel), and the
   // requester counts that wake-up (rdsm_dsm_stats: wakeups). Between hosts requests go through UCX instead.

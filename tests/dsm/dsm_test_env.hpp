@@ -9,6 +9,8 @@
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
+#include <functional>
+#include <string>
 
 namespace dsm_test {
 
@@ -27,6 +29,25 @@ inline bool homes_mapped() {
   const char* same_host = std::getenv("RDSM_DSM_SAME_HOST");
   return release_mode() && npes() > 1 && std::getenv("RDSM_HOST_ID") == nullptr &&
          (same_host == nullptr || std::strcmp(same_host, "copy") != 0);
+}
+
+// This PE's host, as the launcher names it to jobs across hosts (RDSM_HOST_ID; one host without it).
+inline long host_key() {
+  const char* id = std::getenv("RDSM_HOST_ID");
+  return static_cast<long>(std::hash<std::string>{}(id != nullptr ? id : ""));
+}
+inline long host_key_word;  // a global: symmetric
+
+// Sequential mode with RDSM_DSM_SAME_HOST=map (the default): a copy of a page whose home `pe` is on this
+// host is the home's frame itself, so nothing is fetched or written back (protections alone keep a single
+// writer), also in a job across hosts. Collective.
+inline bool copies_linked(int pe) {
+  host_key_word = host_key();
+  shmem_barrier_all();
+  const bool near = shmem_long_g(&host_key_word, pe) == host_key();
+  shmem_barrier_all();
+  const char* same_host = std::getenv("RDSM_DSM_SAME_HOST");
+  return !release_mode() && (same_host == nullptr || std::strcmp(same_host, "copy") != 0) && near;
 }
 
 // Pages a read fault copies at most (RDSM_DSM_PREFETCH).

@@ -1,5 +1,5 @@
-// The page table's protections over a view mapped from a memory file (src/dsm/page_table.hpp): a page opened
-// for the first time has its page-table entries filled by the same call, and shows its frame's bytes.
+// The page table's protections over a view mapped from a memory file (src/dsm/page_table.hpp): pages show their
+// frames' bytes, this PE's own or, shared, linked or mapped, a home's.
 #include <fcntl.h>
 #include <gtest/gtest.h>
 #include <sys/mman.h>
@@ -51,34 +51,53 @@ bool entered(const void* p) {
   return ok && (e >> 63) != 0;
 }
 
-// Whether this platform fills the entries of a MAP_POPULATE mapping at all (a user-mode emulator does not).
-bool populate_fills_entries(const file_view& f) {
-  void* m = mmap(nullptr, f.page, PROT_READ, MAP_SHARED | MAP_POPULATE, f.fd, 0);
-  if (m == MAP_FAILED) return false;
-  const bool filled = entered(m);
-  munmap(m, f.page);
-  return filled;
-}
-
 }  // namespace
 
-TEST(PageTable, FirstOpeningFillsTheEntriesOfEveryPageOpened) {
-  file_view f;
-  ASSERT_NE(f.view, MAP_FAILED);
-  ASSERT_NE(f.frames, MAP_FAILED);
-  if (!populate_fills_entries(f)) GTEST_SKIP() << "MAP_POPULATE fills no page-table entry here (an emulator)";
-  page_table pages(f.view, f.fd, f.frames, nullptr, n_pages, f.shift);
-  for (uint32_t p = 0; p < n_pages; ++p) std::memset(pages.frame(p), 'a' + static_cast<int>(p), f.page);
-  for (uint32_t p = 0; p < n_pages; ++p) ASSERT_FALSE(entered(pages.view(p)));
-
-  pages.protect(2, 3, page_state::shared);  // a read fault's run: the faulting page and two copied ahead
-  for (uint32_t p = 2; p < 5; ++p) {
-    EXPECT_TRUE(entered(pages.view(p))) << "page " << p << " opened without its entry";
-    EXPECT_EQ(pages.view(p)[f.page - 1], 'a' + static_cast<int>(p));
-    EXPECT_EQ(pages.state(p), page_state::shared);
+// Sequential mode with every PE on one host: a page linked to its home's frame stays that frame through
+// its protections (a single writer is kept by protections over one frame), until unlinked.
+TEST(PageTable, LinkedPagesAreTheHomesFrameThroughTheirProtections) {
+  file_view mine, home;
+  ASSERT_NE(mine.view, MAP_FAILED);
+  ASSERT_NE(home.frames, MAP_FAILED);
+  page_table pages(mine.view, mine.fd, mine.frames, nullptr, n_pages, mine.shift);
+  pages.keep_home_maps();
+  for (uint32_t p = 0; p < n_pages; ++p) {
+    std::memset(home.frames + p * home.page, 'h', home.page);
+    std::memset(pages.frame(p), 'm', mine.page);
   }
-  EXPECT_FALSE(entered(pages.view(1)));
-  EXPECT_FALSE(entered(pages.view(5)));
+  ASSERT_TRUE(pages.link_home(2, 3, home.fd));
+  for (uint32_t p = 2; p < 5; ++p) {
+    EXPECT_TRUE(pages.from_home(p));
+    EXPECT_EQ(pages.state(p), page_state::invalid) << "linked closed";
+  }
+  EXPECT_FALSE(pages.from_home(1));
+  EXPECT_FALSE(pages.from_home(5));
+  EXPECT_EXIT(
+      {
+        signal(SIGSEGV, SIG_DFL);
+        (void)*static_cast<volatile char*>(pages.view(3));
+        _exit(0);
+      },
+      ::testing::KilledBySignal(SIGSEGV), "");
+  pages.protect(3, 1, page_state::shared);
+  EXPECT_EQ(pages.view(3)[7], 'h');
+  pages.protect(3, 1, page_state::invalid);
+  pages.protect(3, 1, page_state::modified);
+  pages.view(3)[7] = 'w';  // written into the home's frame itself: nothing to write back
+  EXPECT_EQ(home.frames[3 * home.page + 7], 'w');
+  EXPECT_EQ(pages.frame(3)[7], 'm');
+  pages.protect(1, 5, page_state::shared);  // a run across linked and own pages: each keeps its frame
+  EXPECT_EQ(pages.view(1)[7], 'm');
+  EXPECT_EQ(pages.view(2)[7], 'h');
+  EXPECT_EQ(pages.view(3)[7], 'w');
+  EXPECT_EQ(pages.view(5)[7], 'm');
+
+  pages.protect(0, n_pages, page_state::invalid);
+  pages.unlink_homes(0, n_pages);
+  pages.protect(3, 1, page_state::shared);
+  EXPECT_FALSE(pages.from_home(3));
+  EXPECT_EQ(pages.view(3)[7], 'm') << "unlinked: this PE's frame again";
+  EXPECT_FALSE(pages.link_home(6, 1, -1));  // no file: the caller copies
 }
 
 TEST(PageTable, ProtectionsAfterTheFirstOpeningFollowTheState) {
@@ -98,7 +117,7 @@ TEST(PageTable, ProtectionsAfterTheFirstOpeningFollowTheState) {
       },
       ::testing::KilledBySignal(SIGSEGV), "");
   pages.frame(1)[0] = 'y';
-  pages.protect(1, 1, page_state::shared);  // entered before: opened again by mprotect
+  pages.protect(1, 1, page_state::shared);
   EXPECT_EQ(pages.view(1)[0], 'y');
   EXPECT_EXIT(
       {
@@ -107,7 +126,6 @@ TEST(PageTable, ProtectionsAfterTheFirstOpeningFollowTheState) {
         _exit(0);
       },
       ::testing::KilledBySignal(SIGSEGV), "");
-  pages.forget_entries(0, 2);  // as after a hole punch: the next opening maps again, and sees the frame
   pages.frame(0)[0] = 'w';
   pages.protect(0, 2, page_state::shared);
   EXPECT_EQ(pages.view(0)[0], 'w');
@@ -115,7 +133,7 @@ TEST(PageTable, ProtectionsAfterTheFirstOpeningFollowTheState) {
 }
 
 // A frame's first copy each way (in from its home, out to it) is told apart from later ones, until its
-// entries are forgotten (a hole punch, at free): the first is the kernel's, later ones the CPU's.
+// copies are forgotten (a hole punch, at free): the first is the kernel's, later ones the CPU's.
 TEST(PageTable, FirstCopiesOfAFrameAreToldApartEachWay) {
   file_view f;
   ASSERT_NE(f.view, MAP_FAILED);
@@ -125,7 +143,7 @@ TEST(PageTable, FirstCopiesOfAFrameAreToldApartEachWay) {
   EXPECT_FALSE(pages.copied_before(1, page_table::copy_out)) << "the other way is a first copy of its own";
   EXPECT_TRUE(pages.copied_before(1, page_table::copy_out));
   EXPECT_FALSE(pages.copied_before(2, page_table::copy_in)) << "another page";
-  pages.forget_entries(0, 2);
+  pages.forget_copies(0, 2);
   EXPECT_FALSE(pages.copied_before(1, page_table::copy_in));
   EXPECT_FALSE(pages.copied_before(1, page_table::copy_out));
   EXPECT_TRUE(pages.copied_before(2, page_table::copy_in)) << "outside the pages forgotten";
