@@ -177,11 +177,13 @@ class runtime {
 /// Bytes of the sync region (barrier and collective words).
 constexpr size_t internal_bytes = 128 * 1024;
 /// Words in the sync region's first page, before the team slots (team.cpp; the finalize and stuck words at
-/// its end are watch_internal.hpp's): the blocks of the last two frees or resizes (memory.cpp), and the count
-/// of PEs asleep on locks homed here (sync.cpp).
+/// its end are watch_internal.hpp's): the blocks of the last two frees or resizes (memory.cpp), the count
+/// of PEs asleep on locks homed here, and the locks this PE holds (sync.cpp).
 constexpr size_t freed_words_offset = 64;
 constexpr size_t lock_sleepers_offset = 128;
-static_assert(lock_sleepers_offset + sizeof(uint64_t) <= 4096, "the first page's words must stay in it");
+constexpr size_t held_locks_offset = 192;
+constexpr size_t held_lock_slots = 8;
+static_assert(held_locks_offset + held_lock_slots * sizeof(uint64_t) <= 4096, "the first page's words must stay in it");
 static_assert(internal_bytes <= symmetric_heap::base_alignment, "internal words must fit before the user heap");
 
 }  // namespace rdsm::detail

@@ -33,6 +33,25 @@ constexpr uint64_t ticket_one = uint64_t{1} << 32;
 std::mutex held_mu;
 std::unordered_map<const long*, std::thread::id> held;
 
+// The locks this PE holds, published for its peers' watch (lock_holder) in its sync region: one word each, the
+// lock's region and offset plus one (0: a free slot). Stores to this PE's own memory only, under held_mu. A PE
+// holding more locks than slots publishes the first ones.
+uint64_t lock_key(const long* lock) {
+  const sym_addr s = runtime::get().resolve(lock);
+  return s.region < 0 ? 0 : (static_cast<uint64_t>(s.region) << 56 | s.offset) + 1;
+}
+uint64_t* held_slots() { return runtime::get().internal() + held_locks_offset / sizeof(uint64_t); }
+void publish_held(const long* lock, bool holds) {
+  const uint64_t key = lock_key(lock);
+  if (key == 0) return;
+  uint64_t* slots = held_slots();
+  for (size_t i = 0; i < held_lock_slots; ++i)
+    if (__atomic_load_n(&slots[i], __ATOMIC_RELAXED) == (holds ? 0 : key)) {
+      __atomic_store_n(&slots[i], holds ? key : 0, __ATOMIC_RELEASE);
+      return;
+    }
+}
+
 // With more runnable threads than CPUs (more PEs than CPUs, or a loaded machine), a waiter yielding or
 // sleeping in steps keeps the CPU from the PE whose ticket comes next, or is itself asleep when its turn
 // comes: each hand-off then waited for the scheduler (a locked update loop ran 25x slower on 3 PEs than on
@@ -114,6 +133,7 @@ void lock_set(const char* fn, long* lock) {
   std::atomic_thread_fence(std::memory_order_acquire);
   std::lock_guard<std::mutex> g(held_mu);
   held[lock] = std::this_thread::get_id();
+  publish_held(lock, true);
 }
 
 void lock_clear(const char* fn, long* lock) {
@@ -124,6 +144,7 @@ void lock_clear(const char* fn, long* lock) {
       fatal("%s: lock %p is not held by PE %d; clear only a lock this PE set with shmem_set_lock or won with "
             "shmem_test_lock",
             fn, static_cast<void*>(lock), runtime::get().my_pe());
+    publish_held(lock, false);
   }
   quiet();  // everything done under the lock is complete before the next holder enters
   const uint64_t old = atomic(fn, amo_op::fetch_add, lock, 8, 1, 0, lock_home);
@@ -147,7 +168,21 @@ int lock_test(const char* fn, long* lock) {
   std::atomic_thread_fence(std::memory_order_acquire);
   std::lock_guard<std::mutex> g(held_mu);
   held[lock] = std::this_thread::get_id();
+  publish_held(lock, true);
   return 0;
+}
+
+int lock_holder(const void* lock) {
+  const uint64_t key = lock_key(static_cast<const long*>(lock));
+  if (key == 0) return -1;
+  runtime& rt = runtime::get();
+  for (int pe = 0; pe < rt.n_pes(); ++pe) {
+    const auto* slots = static_cast<const uint64_t*>(pointer_to(held_slots(), pe));
+    if (slots == nullptr) continue;
+    for (size_t i = 0; i < held_lock_slots; ++i)
+      if (__atomic_load_n(&slots[i], __ATOMIC_ACQUIRE) == key) return pe;
+  }
+  return -1;
 }
 
 void check_cmp(const char* fn, int cmp) {

@@ -16,6 +16,10 @@ void lock_set(const char* fn, long* lock);
 void lock_clear(const char* fn, long* lock);
 /// Returns 0 if the lock was acquired, 1 if it is held by another PE.
 int lock_test(const char* fn, long* lock);
+/// The PE that holds `lock` (shmem_set_lock, shmem_test_lock), among the PEs whose memory is mapped here, or
+/// -1 when none of them is seen to hold it. For the watch's reports: a lock's holder stuck in a collective
+/// that a waiter for the lock has yet to make.
+int lock_holder(const void* lock);
 
 /// Comparison codes (values equal SHMEM_CMP_* in shmem.h).
 enum cmp_op : int { cmp_eq = 1, cmp_ne = 2, cmp_gt = 3, cmp_ge = 4, cmp_lt = 5, cmp_le = 6 };

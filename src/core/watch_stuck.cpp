@@ -9,6 +9,7 @@
 #include "core/group.hpp"
 #include "core/rma.hpp"
 #include "core/runtime.hpp"
+#include "core/sync.hpp"
 #include "core/team.hpp"
 #include "core/watch_internal.hpp"
 
@@ -110,7 +111,7 @@ void check_cycle(const group& g, int waited_pe, const char* call) {
 
 // Stuck word [0]: a team's collective is its slot plus one in the top byte over its entry word; an active set's,
 // stuck_active_set in the top byte over its start (bits 8-23), size (24-39), log2 stride (40-44) and the kind
-// (0-7); a DSM lock wait, stuck_lock in the top byte.
+// (0-7); a lock wait (a DSM lock's, or a ticket lock's whose holder is known), stuck_lock in the top byte.
 constexpr uint64_t stuck_active_set = 0xff, stuck_lock = 0xfe;
 constexpr uint64_t low56 = (uint64_t{1} << 56) - 1;
 bool stuck_in_team(uint64_t c) { return c >> 56 >= 1 && c >> 56 <= team_slots; }
@@ -228,7 +229,7 @@ void describe_node(line& l, const stuck_node& n, const char* call, const wait_on
   l.add("PE ").dec(static_cast<uint64_t>(n.pe)).add(call != nullptr ? " waits in " : " in ");
   if (n.what >> 56 == stuck_lock) {
     if (call != nullptr) l.add(call).add(" (").add(w->what).add(" ").hex(reinterpret_cast<uintptr_t>(w->addr)).add(")");
-    else l.add("a DSM lock's queue");
+    else l.add("a lock's wait");
     return;
   }
   l.add(call != nullptr ? call : kind_text(n.what)).add(" (");
@@ -252,7 +253,7 @@ void describe_node(line& l, const stuck_node& n, const char* call, const wait_on
     lock = lock || path[i].what >> 56 == stuck_lock;
   }
   if (lock)
-    fatal("%.*s: each waits for the next, in a cycle (a deadlock); a PE that holds a DSM lock must release it before "
+    fatal("%.*s: each waits for the next, in a cycle (a deadlock); a PE that holds a lock must release it before "
           "a collective call that a PE waiting for the lock has yet to make",
           static_cast<int>(l.size()), l.text());
   fatal("%.*s: each waits for the next, in a cycle; collective calls do not match; every PE must make the same "
@@ -316,10 +317,16 @@ bool check_kinds(uint64_t& checked, uint64_t since, const wait_on& w, const char
   if (g_self_finalizing.load(std::memory_order_relaxed)) return false;
   checked = now;
   if (w.g != nullptr) compare_kinds(*w.g, call);
-  const uint64_t mine = publish_stuck(w);
+  // A wait for a lock names the PE ahead of it (a DSM lock's queue) or, for a ticket lock, none: the lock's
+  // holder, when a PE of this host publishes that it holds it, is the PE the wait is for.
+  wait_on resolved = w;
+  if (resolved.pe < 0 && resolved.by_peer && resolved.addr != nullptr && resolved.what != nullptr &&
+      std::strcmp(resolved.what, "lock") == 0)
+    resolved.pe = lock_holder(resolved.addr);
+  const uint64_t mine = publish_stuck(resolved);
   if (mine == 0) return false;
   if (w.g != nullptr && stuck_in_team(mine)) check_cycle(*w.g, w.pe, call);
-  check_chain(w, mine, call);
+  check_chain(resolved, mine, call);
   return true;
 }
 

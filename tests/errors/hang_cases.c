@@ -27,11 +27,14 @@ int main(int argc, char **argv) {
     /* PE 1 waits for a value nobody sets; PE 0 waits for PE 1 in a barrier. */
     if (me == 1) shmem_long_wait_until(&flag, SHMEM_CMP_EQ, 42);
     shmem_barrier_all();
-  } else if (strcmp(mode, "lock_held") == 0) {
-    /* PE 0 holds a lock and waits in a barrier; PE 1 waits for the lock. */
+  } else if (strcmp(mode, "lock_held") == 0 || strcmp(mode, "lock_barrier") == 0) {
+    /* PE 0 holds a lock and waits for a value nobody sets (lock_barrier: in a barrier, a cycle the job
+     * ends); PE 1 waits for the lock. */
     if (me == 0) shmem_set_lock(&lock);
     shmem_barrier_all();
     if (me == 1) shmem_set_lock(&lock);
+    if (strcmp(mode, "lock_barrier") == 0) shmem_barrier_all();
+    else if (me == 0) shmem_long_wait_until(&flag, SHMEM_CMP_EQ, 42);
     shmem_barrier_all();
   } else if (strcmp(mode, "dsm_lock_held") == 0 || strcmp(mode, "dsm_lock_barrier") == 0) {
     /* The same with a DSM lock: PE 1 queues behind PE 0, which waits in a barrier (dsm_lock_barrier: in

@@ -85,7 +85,7 @@ report)  # (a) each PE reports by itself once its wait is longer than RDSM_HANG_
 lock)  # the watchdog in shmem_set_lock and in rdsm_dsm_lock (which knows the PE ahead in its queue)
   RDSM_HANG_REPORT=1s start -n 2 --timeout 60 "$prog" lock_held
   wait_for 'rdsm: PE 1 has waited [0-9]+\.[0-9] s in shmem_set_lock \(lock 0x[0-9a-f]+\)' 30
-  wait_for "$pe0_barrier" 10
+  wait_for 'rdsm: PE 0 has waited [0-9]+\.[0-9] s in shmem_long_wait_until' 10
   finish
   cat "$out"
   RDSM_HANG_REPORT=1s start -n 2 --timeout 60 "$prog" dsm_lock_held
@@ -167,8 +167,12 @@ cycle3)  # three PEs each in a collective of another team, each waiting for the 
   mismatch_job 3 cycle3 "PE ([012]) waits in shmem_team_sync \\(team of 2 PEs from PE [01], stride [12]\\) for PE [012], PE [012] in a barrier or sync \\((another team|team of 2 PEs from PE [01], stride [12])\\) for PE [012] and PE [012] in a barrier or sync \\((another team|team of 2 PEs from PE [01], stride [12])\\) for PE \\1: each waits for the next, in a cycle"
   ;;
 dsm_lock_barrier)  # a PE holding a DSM lock enters rdsm_dsm_barrier while a PE waits for the lock: the job ends, naming both
-  mismatch_job 2 dsm_lock_barrier "PE 0 waits in rdsm_dsm_barrier \\(team WORLD\\) for PE 1 and PE 1 in a DSM lock's queue for PE 0|PE 1 waits in rdsm_dsm_lock \\(lock 0x[0-9a-f]+\\) for PE 0 and PE 0 in a barrier or sync \\(team WORLD\\) for PE 1" \
-    'a PE that holds a DSM lock must release it'
+  mismatch_job 2 dsm_lock_barrier "PE 0 waits in rdsm_dsm_barrier \\(team WORLD\\) for PE 1 and PE 1 in a lock's wait for PE 0|PE 1 waits in rdsm_dsm_lock \\(lock 0x[0-9a-f]+\\) for PE 0 and PE 0 in a barrier or sync \\(team WORLD\\) for PE 1" \
+    'a PE that holds a lock must release it'
+  ;;
+lock_barrier)  # the same with shmem_set_lock, whose waiters learn the holder from the locks each PE publishes
+  mismatch_job 2 lock_barrier "PE 0 waits in shmem_barrier_all \\(team WORLD\\) for PE 1 and PE 1 in a lock's wait for PE 0|PE 1 waits in shmem_set_lock \\(lock 0x[0-9a-f]+\\) for PE 0 and PE 0 in a barrier or sync \\(team WORLD\\) for PE 1" \
+    'a PE that holds a lock must release it'
   ;;
 bcast_roots)  # one broadcast, each PE naming another root: the job ends, naming both roots
   mismatch_job 2 bcast_roots "PE [01] waits in shmem_long_broadcast with root [01] while PE [01] is in a broadcast with root [01] of the same team"
