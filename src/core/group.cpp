@@ -136,7 +136,7 @@ void group_barrier(const char* fn, group& g) {
 
 void group_broadcast(const char* fn, group& g, void* dest, const void* source, size_t bytes, int root,
                      bool root_receives) {
-  const collective_entry entry(g, coll_kind::broadcast, root);
+  const collective_entry entry(g, coll_kind::broadcast, root, bytes, fn);
   if (const group_layout* l = spread_layout(g)) {
     hier_broadcast(fn, g, *l, dest, source, bytes, root, root_receives);
     return;
@@ -220,7 +220,7 @@ void group_broadcast(const char* fn, group& g, void* dest, const void* source, s
 }
 
 void group_fcollect(const char* fn, group& g, void* dest, const void* source, size_t bytes) {
-  const collective_entry entry(g, coll_kind::fcollect);
+  const collective_entry entry(g, coll_kind::fcollect, -1, bytes, fn);
   if (const group_layout* l = spread_layout(g)) {
     struct scratch {
       std::vector<size_t> offset, length;
@@ -286,7 +286,7 @@ void group_collect(const char* fn, group& g, void* dest, const void* source, siz
 }
 
 void group_alltoall(const char* fn, group& g, void* dest, const void* source, size_t block_bytes) {
-  const collective_entry entry(g, coll_kind::alltoall);
+  const collective_entry entry(g, coll_kind::alltoall, -1, block_bytes, fn);
   if (const group_layout* l = spread_layout(g)) {
     hier_alltoall(fn, g, *l, dest, source, block_bytes);
     return;
@@ -323,7 +323,7 @@ void group_alltoalls(const char* fn, group& g, void* dest, const void* source, p
 
 void group_reduce(const char* fn, group& g, void* dest, const void* source, size_t nelems, size_t elem_bytes,
                   combine_fn combine) {
-  const collective_entry entry(g, coll_kind::reduce);
+  const collective_entry entry(g, coll_kind::reduce, -1, nelems * elem_bytes, fn);
   if (const group_layout* l = spread_layout(g)) {
     hier_reduce(fn, g, *l, dest, source, nelems, elem_bytes, combine);
     return;

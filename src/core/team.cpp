@@ -21,8 +21,10 @@ const team* g_by_slot[team_slots] = {};  // this PE's team in each slot
 constexpr size_t slots_offset = 4096;
 static_assert(slots_offset + team_slots * group_sync_longs * sizeof(long) <= internal_bytes,
               "team slots must fit in the internal area");
-// After the slots, one word per slot: the collective this PE entered last on that team.
+// After the slots, one word per slot: the collective this PE entered last on that team; then two per slot:
+// the sizes of its last two collectives that have one.
 constexpr size_t entries_offset = slots_offset + team_slots * group_sync_longs * sizeof(long);
+constexpr size_t sizes_offset = entries_offset + team_slots * sizeof(uint64_t);
 
 // Each slot's scratch, in the heap's reserved area (before the user heap; symmetric): half of it for the
 // world (slot 0), whose collectives are the most common and the largest, an equal share of the rest for
@@ -49,6 +51,12 @@ uint64_t* team_entry_word_in_slot(int slot) {
   if (slot < 0 || slot >= team_slots) return nullptr;
   auto* base = reinterpret_cast<char*>(runtime::get().internal()) + entries_offset;
   return reinterpret_cast<uint64_t*>(base) + slot;
+}
+
+uint64_t* team_size_words_in_slot(int slot) {
+  if (slot < 0 || slot >= team_slots) return nullptr;
+  auto* base = reinterpret_cast<char*>(runtime::get().internal()) + sizes_offset;
+  return reinterpret_cast<uint64_t*>(base) + 2 * slot;
 }
 
 int team_slot_of(const group& g) {

@@ -24,6 +24,9 @@ uint64_t* team_entry_word(const group& g);
 /// This PE's entry word of the team in `slot` (any team a PE has in that slot: teams in one slot are
 /// disjoint, so for a member of a team, its word of the team's slot).
 uint64_t* team_entry_word_in_slot(int slot);
+/// This PE's two size words of the team in `slot`, by the parity of the collective's number: the bytes of a
+/// collective whose members must pass the same count, plus one (collective_entry); symmetric.
+uint64_t* team_size_words_in_slot(int slot);
 /// The slot of a team's group (0: the world), or -1 for an active set.
 int team_slot_of(const group& g);
 /// This PE's team in `slot`, or nullptr.

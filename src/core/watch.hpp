@@ -74,13 +74,24 @@ enum class coll_kind : uint8_t { sync = 1, broadcast, fcollect, collect, alltoal
 /// (team_entry_word). A member that has waited a second in a collective of the team reads its peers' words:
 /// one at the same number with another kind, or a broadcast from another root, made another call, and the
 /// job ends naming both. One store per collective.
+/// A collective whose members must pass the same count (broadcast, fcollect, alltoall, reductions) of 128 KiB
+/// or more (any count with SHMEM_DEBUG) also publishes its bytes, and at its exit compares them with the
+/// next member's when that member is mapped here and has entered it: members that pass different counts
+/// write over each other's blocks, and the job ends naming both sizes instead. A store and two loads.
 class collective_entry {
  public:
-  /// `root`: a broadcast's root (its index in the team), compared too; -1 for other collectives.
-  collective_entry(const group& g, coll_kind kind, int root = -1);
+  static constexpr uint64_t unsized = ~uint64_t{0};
+  /// `root`: a broadcast's root (its index in the team), compared too; -1 for other collectives. `bytes`: the
+  /// size every member must pass, or unsized.
+  collective_entry(const group& g, coll_kind kind, int root = -1, uint64_t bytes = unsized, const char* fn = nullptr);
   ~collective_entry();
   collective_entry(const collective_entry&) = delete;
   collective_entry& operator=(const collective_entry&) = delete;
+
+ private:
+  const group* g_ = nullptr;  // set when this PE's size is to be compared at the exit
+  const char* fn_ = nullptr;
+  uint64_t number_ = 0, bytes_ = 0, kind_ = 0;
 };
 
 /// At once, for a collective whose result looks wrong (a team split that finds no free slot): ends the job when

@@ -26,8 +26,8 @@ constexpr size_t finalize_offset = internal_bytes - finalize_capacity * sizeof(u
 // nothing; [1] the PE that wait is for plus one, 0 when not one known PE (see check_cycle, check_chain; all in
 // watch_stuck.cpp).
 constexpr size_t stuck_offset = finalize_offset - 64;
-static_assert(4096 + team_slots * (group_sync_longs * sizeof(long) + sizeof(uint64_t)) <= stuck_offset,
-              "the finalize and stuck words must not overlap the team slots and their entry words");
+static_assert(4096 + team_slots * (group_sync_longs * sizeof(long) + 3 * sizeof(uint64_t)) <= stuck_offset,
+              "the finalize and stuck words must not overlap the team slots and their entry and size words");
 
 // A team's entry word: the collective's number plus one from this bit up, a broadcast's root plus one in bits
 // 8-23 (0: none, or a root past 65534), its kind in bits 0-7.
@@ -36,6 +36,11 @@ constexpr uint64_t entry_root_mask = uint64_t{0xffff} << 8;
 constexpr uint64_t entry_number(uint64_t entry) { return entry >> entry_number_shift; }  // plus one; 0: none
 // The root field of a broadcast whose root is member `index` of the team.
 constexpr uint64_t entry_root_field(int index) { return static_cast<uint64_t>(index + 1) << 8; }
+
+// A team's size word (collective_entry): the collective's number modulo 2^16 from bit 48 up, its bytes plus one
+// below (collectives of 2^48 - 1 bytes or more publish none).
+constexpr uint64_t size_field = uint64_t{1} << 48;
+constexpr uint64_t size_word(uint64_t number, uint64_t bytes) { return (number & 0xffff) << 48 | (bytes + 1); }
 
 // A finalize mark's top bit: the PE finalizes at exit, without having called shmem_finalize.
 constexpr uint64_t at_exit_bit = uint64_t{1} << 63;

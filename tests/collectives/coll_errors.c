@@ -11,6 +11,7 @@ static long psync[SHMEM_SYNC_SIZE];
 
 int main(int argc, char **argv) {
   const char *mode = argc > 1 ? argv[1] : "";
+  if (strncmp(mode, "nelems_differ_small_", 20) == 0) setenv("SHMEM_DEBUG", "1", 1); /* every size compared */
   shmem_init();
   int n = shmem_n_pes();
   shmem_barrier_all();
@@ -86,6 +87,18 @@ int main(int argc, char **argv) {
   } else if (strcmp(mode, "alltoall_past_block") == 0) { /* with SHMEM_DEBUG=1: 2 PEs' blocks of 64 longs */
     long *heap = shmem_malloc(64 * sizeof(long));
     shmem_long_alltoall(SHMEM_TEAM_WORLD, heap + 32, heap, 64);
+  } else if (strncmp(mode, "nelems_differ_", 14) == 0) {
+    /* PE i passes (1 + i) * 16384 elements, 128 KiB or more (small: 1 + i, with SHMEM_DEBUG), within every
+     * buffer: members would write over each other's blocks */
+    long *big_src = shmem_malloc(16 * 16384 * sizeof(long)), *big_dst = shmem_malloc(16 * 16384 * sizeof(long));
+    const int small = strncmp(mode + 14, "small_", 6) == 0;
+    const size_t k = (1 + (size_t)shmem_my_pe()) * (small ? 1 : 16384);
+    const char *what = mode + 14 + (small ? 6 : 0);
+    if (strcmp(what, "fcollect") == 0) shmem_long_fcollect(SHMEM_TEAM_WORLD, big_dst, big_src, k);
+    else if (strcmp(what, "alltoall") == 0) shmem_long_alltoall(SHMEM_TEAM_WORLD, big_dst, big_src, k);
+    else if (strcmp(what, "reduce") == 0) shmem_long_sum_reduce(SHMEM_TEAM_WORLD, big_dst, big_src, k);
+    else if (strcmp(what, "broadcast") == 0) shmem_long_broadcast(SHMEM_TEAM_WORLD, big_dst, big_src, k, 0);
+    shmem_barrier_all(); /* the sizes are compared at each member's exit: all have left by here */
   } else if (strcmp(mode, "broadcast_garbage_team") == 0) { /* no team lives there: reading it would crash */
     shmem_long_broadcast((shmem_team_t)(uintptr_t)0x1234, dst, src, 4, 0);
   } else if (strcmp(mode, "reduce_reserved_dest") == 0) { /* the heap's first block: before it, teams' scratch */
