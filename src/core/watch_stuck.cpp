@@ -320,9 +320,15 @@ bool check_kinds(uint64_t& checked, uint64_t since, const wait_on& w, const char
   // A wait for a lock names the PE ahead of it (a DSM lock's queue) or, for a ticket lock, none: the lock's
   // holder, when a PE of this host publishes that it holds it, is the PE the wait is for.
   wait_on resolved = w;
-  if (resolved.pe < 0 && resolved.by_peer && resolved.addr != nullptr && resolved.what != nullptr &&
-      std::strcmp(resolved.what, "lock") == 0)
-    resolved.pe = lock_holder(resolved.addr);
+  const bool ticket_wait =
+      w.pe < 0 && w.by_peer && w.addr != nullptr && w.what != nullptr && std::strcmp(w.what, "lock") == 0;
+  if (ticket_wait) resolved.pe = lock_holder(w.addr);
+  if (ticket_wait && resolved.pe < 0) {
+    // The holder is not seen here (it changed hands, to a PE of another host): a holder published before is
+    // stale, and a peer must not find this wait in a cycle through it.
+    unpublish_stuck(true);
+    return false;
+  }
   const uint64_t mine = publish_stuck(resolved);
   if (mine == 0) return false;
   if (w.g != nullptr && stuck_in_team(mine)) check_cycle(*w.g, w.pe, call);

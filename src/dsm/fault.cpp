@@ -173,6 +173,11 @@ bool space::upgrade_exclusive(uint32_t page) {
 void space::copy_read_only(uint32_t page) {
   if (state(page) != page_state::invalid) return;  // another thread copied it first
   const int32_t h = home(page);
+  if (pages_->from_home(page)) {  // linked to its home's frame (sequential mode): the frame itself, opened
+    stats_.fetches.fetch_add(1, std::memory_order_relaxed);
+    protect(page, 1, page_state::shared);
+    return;
+  }
   const uint32_t n = pages_->read_run(page, prefetch_, mem_->near(h));
   stats_.fetches.fetch_add(n, std::memory_order_relaxed);
   if (pages_->share(page, n, mem_->file(h))) return;  // a home on this host: its frames mapped here

@@ -183,9 +183,18 @@ void page_table::map_own(uint32_t page, uint32_t n) {
   if (!map_view(page, n, PROT_NONE, view_fd_, false))
     fatal("dsm: mapping %u pages at %p again failed: %s; raise vm.max_map_count or use a larger RDSM_DSM_PAGE_SIZE",
           n, static_cast<void*>(view(page)), std::strerror(errno));
-  for (uint32_t i = 0; i < n; ++i)  // a run of shared pages begins here: its mapping is gone
-    if (shared_[page + i] != 0 && (i == 0 || shared_[page + i - 1] == 0)) ++share_budget_;
+  // The budget gets back what the mappings from homes' files decrease by: the runs of shared pages around
+  // the range, counted before and after (a run cut in two by it takes one more).
+  const uint32_t lo = page > 0 ? page - 1 : 0, hi = std::min(n_pages_, page + n + 1);
+  const uint32_t before = shared_runs(lo, hi);
   std::fill_n(shared_.begin() + page, n, uint8_t{0});
+  share_budget_ = share_budget_ + before - shared_runs(lo, hi);
+}
+
+uint32_t page_table::shared_runs(uint32_t lo, uint32_t hi) const {
+  uint32_t runs = 0;
+  for (uint32_t p = lo; p < hi; ++p) runs += shared_[p] != 0 && (p == lo || shared_[p - 1] == 0) ? 1 : 0;
+  return runs;
 }
 
 bool page_table::link_home(uint32_t page, uint32_t n, int file) {

@@ -136,6 +136,7 @@ class page_table {
   bool map_view(uint32_t page, uint32_t n, int prot, int file, bool fill);
   /// Maps this PE's own frames again at pages [page, page + n) of the view, closed.
   void map_own(uint32_t page, uint32_t n);
+  uint32_t shared_runs(uint32_t lo, uint32_t hi) const;  // runs of pages mapped from homes' files in [lo, hi)
   void set_states(uint32_t page, uint32_t n, page_state s);
   void apply(uint32_t page, uint32_t n, page_state s);  // protect, now
   /// Pages [page, page + n) were just mapped from a home's file, in state `s`: one run of the budget.
