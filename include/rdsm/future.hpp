@@ -9,7 +9,7 @@
 
 namespace rdsm {
 
-/// Completion handle of a non-blocking operation (put_nbi, get_nbi, put_signal_nbi).
+/// Completion handle of a non-blocking operation (put_nbi, get_nbi, put_signal_nbi, the *_nbi AMOs).
 ///
 /// Completion semantics: wait() calls shmem_quiet (shmem_ctx_quiet on the operation's context), and
 /// quiet completes *every* outstanding put, get_nbi, AMO and signal this PE issued on that context, not
@@ -29,8 +29,8 @@ namespace rdsm {
 template <class T = void>
 class future;
 
-/// future<void> (spelled rdsm::future<>), the only specialization: non-blocking RMA carries no value
-/// (fetching AMOs are blocking calls).
+/// future<void> (spelled rdsm::future<>), the only specialization: non-blocking RMA carries no value, and
+/// the non-blocking fetching AMOs (fetch_add_nbi, ...) deliver theirs into a variable the caller names.
 template <>
 class [[nodiscard]] future<void> {
  public:

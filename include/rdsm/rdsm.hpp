@@ -15,3 +15,4 @@
 #include "rdsm/status.hpp"       // error, bad_symmetric_alloc
 #include "rdsm/symmetric.hpp"    // symmetric<T>, symmetric_array<T>
 #include "rdsm/team.hpp"         // team: world, shared, split_strided, split_2d
+#include "rdsm/waits.hpp"        // wait_until_all/any/some, test_all/any/some on several variables

@@ -40,6 +40,16 @@ void cases(rdsm::global_ptr<std::string> gs, rdsm::global_ptr<double> gd, rdsm::
   rdsm::broadcast(t, d, std::span<const double>(d), 0);
   (void)rdsm::fetch_add(gl, 1L);
   rdsm::reduce(t, d, std::span<const double>(d), rdsm::op::max{});
+  rdsm::symmetric_array<long> flags(4, 0L);
+  rdsm::wait_until_all(flags, rdsm::cmp::ge, 0);
+  (void)rdsm::test_any(flags, rdsm::cmp::eq, named);
+  long old = 0;
+  rdsm::fetch_add_nbi(gl, 1L, old).wait();
+#elif defined(RDSM_CASE_wait_on_doubles)
+  rdsm::wait_until_all(d, rdsm::cmp::ge, 0.0);
+#elif defined(RDSM_CASE_fetch_add_nbi_double)
+  double old = 0;
+  rdsm::fetch_add_nbi(gd, 1.0, old).wait();
 #elif defined(RDSM_CASE_put_string)
   rdsm::put(std::string("not trivially copyable"), gs);
 #elif defined(RDSM_CASE_get_string)

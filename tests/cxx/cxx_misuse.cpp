@@ -23,6 +23,12 @@ int main(int argc, char** argv) {
                        rdsm::signal_op::set);
     } else if (std::strcmp(mode, "collect_small_dest") == 0) {
       rdsm::collect(world, big.span(), std::span<const int>(small.span()));  // 2 x 3 elements into 5
+    } else if (std::strcmp(mode, "wait_status_length") == 0) {
+      const int status[1] = {0};
+      rdsm::wait_until_all(big, rdsm::cmp::ge, 0, status);
+    } else if (std::strcmp(mode, "wait_values_length") == 0) {
+      const int values[2] = {0, 0};
+      (void)rdsm::test_all(big, rdsm::cmp::eq, std::span<const int>(values));
     } else if (std::strcmp(mode, "dsm_advise_past_end") == 0) {
       rdsm::dsm::array<int> a(10);
       a.advise(rdsm::dsm::advice::read_only, 20);

@@ -3,6 +3,7 @@
 
 #include <shmem.h>
 
+#include <cstddef>
 #include <cstdint>
 #include <type_traits>
 
@@ -37,7 +38,9 @@ inline const amo_carrier_t<T>* carrier(const T* p) {
 #define RDSM_DETAIL_EXT_AMO(T, N)                                                                     \
   inline T amo_fetch(const T* s, int pe) { return shmem_##N##_atomic_fetch(s, pe); }                  \
   inline void amo_set(T* d, T v, int pe) { shmem_##N##_atomic_set(d, v, pe); }                        \
-  inline T amo_swap(T* d, T v, int pe) { return shmem_##N##_atomic_swap(d, v, pe); }
+  inline T amo_swap(T* d, T v, int pe) { return shmem_##N##_atomic_swap(d, v, pe); }                 \
+  inline void amo_fetch_nbi(T* f, const T* s, int pe) { shmem_##N##_atomic_fetch_nbi(f, s, pe); }     \
+  inline void amo_swap_nbi(T* f, T* d, T v, int pe) { shmem_##N##_atomic_swap_nbi(f, d, v, pe); }
 #define RDSM_DETAIL_AMO(T, N)                                                                         \
   inline T amo_compare_swap(T* d, T c, T v, int pe) { return shmem_##N##_atomic_compare_swap(d, c, v, pe); } \
   inline T amo_fetch_inc(T* d, int pe) { return shmem_##N##_atomic_fetch_inc(d, pe); }               \
@@ -49,7 +52,15 @@ inline const amo_carrier_t<T>* carrier(const T* p) {
   inline T amo_fetch_xor(T* d, T v, int pe) { return shmem_##N##_atomic_fetch_xor(d, v, pe); }        \
   inline void amo_and(T* d, T v, int pe) { shmem_##N##_atomic_and(d, v, pe); }                        \
   inline void amo_or(T* d, T v, int pe) { shmem_##N##_atomic_or(d, v, pe); }                          \
-  inline void amo_xor(T* d, T v, int pe) { shmem_##N##_atomic_xor(d, v, pe); }
+  inline void amo_xor(T* d, T v, int pe) { shmem_##N##_atomic_xor(d, v, pe); }                        \
+  inline void amo_compare_swap_nbi(T* f, T* d, T c, T v, int pe) {                                    \
+    shmem_##N##_atomic_compare_swap_nbi(f, d, c, v, pe);                                              \
+  }                                                                                                   \
+  inline void amo_fetch_inc_nbi(T* f, T* d, int pe) { shmem_##N##_atomic_fetch_inc_nbi(f, d, pe); }   \
+  inline void amo_fetch_add_nbi(T* f, T* d, T v, int pe) { shmem_##N##_atomic_fetch_add_nbi(f, d, v, pe); } \
+  inline void amo_fetch_and_nbi(T* f, T* d, T v, int pe) { shmem_##N##_atomic_fetch_and_nbi(f, d, v, pe); } \
+  inline void amo_fetch_or_nbi(T* f, T* d, T v, int pe) { shmem_##N##_atomic_fetch_or_nbi(f, d, v, pe); } \
+  inline void amo_fetch_xor_nbi(T* f, T* d, T v, int pe) { shmem_##N##_atomic_fetch_xor_nbi(f, d, v, pe); }
 #define RDSM_DETAIL_CARRIERS(X) X(int32_t, int32) X(int64_t, int64) X(uint32_t, uint32) X(uint64_t, uint64)
 RDSM_DETAIL_CARRIERS(RDSM_DETAIL_EXT_AMO)
 RDSM_DETAIL_EXT_AMO(float, float)
@@ -59,9 +70,46 @@ RDSM_DETAIL_CARRIERS(RDSM_DETAIL_AMO)
 #undef RDSM_DETAIL_AMO
 
 // Point-to-point waits: 2-byte integers use short/ushort, the rest the fixed-width carriers.
+// The multi-variable forms take the C API's arguments as they are (status may be null, values a pointer).
 #define RDSM_DETAIL_WAIT(T, N)                                                                        \
   inline void wait_until_c(T* ivar, int cmp, T v) { shmem_##N##_wait_until(ivar, cmp, v); }           \
-  inline int test_c(T* ivar, int cmp, T v) { return shmem_##N##_test(ivar, cmp, v); }
+  inline int test_c(T* ivar, int cmp, T v) { return shmem_##N##_test(ivar, cmp, v); }                 \
+  inline void wait_all_c(T* iv, std::size_t n, const int* st, int cmp, T v) {                              \
+    shmem_##N##_wait_until_all(iv, n, st, cmp, v);                                                    \
+  }                                                                                                   \
+  inline void wait_all_c(T* iv, std::size_t n, const int* st, int cmp, const T* vs) {                      \
+    shmem_##N##_wait_until_all_vector(iv, n, st, cmp, vs);                                            \
+  }                                                                                                   \
+  inline std::size_t wait_any_c(T* iv, std::size_t n, const int* st, int cmp, T v) {                            \
+    return shmem_##N##_wait_until_any(iv, n, st, cmp, v);                                             \
+  }                                                                                                   \
+  inline std::size_t wait_any_c(T* iv, std::size_t n, const int* st, int cmp, const T* vs) {                    \
+    return shmem_##N##_wait_until_any_vector(iv, n, st, cmp, vs);                                     \
+  }                                                                                                   \
+  inline std::size_t wait_some_c(T* iv, std::size_t n, std::size_t* ix, const int* st, int cmp, T v) {               \
+    return shmem_##N##_wait_until_some(iv, n, ix, st, cmp, v);                                        \
+  }                                                                                                   \
+  inline std::size_t wait_some_c(T* iv, std::size_t n, std::size_t* ix, const int* st, int cmp, const T* vs) {       \
+    return shmem_##N##_wait_until_some_vector(iv, n, ix, st, cmp, vs);                                \
+  }                                                                                                   \
+  inline int test_all_c(T* iv, std::size_t n, const int* st, int cmp, T v) {                               \
+    return shmem_##N##_test_all(iv, n, st, cmp, v);                                                   \
+  }                                                                                                   \
+  inline int test_all_c(T* iv, std::size_t n, const int* st, int cmp, const T* vs) {                       \
+    return shmem_##N##_test_all_vector(iv, n, st, cmp, vs);                                           \
+  }                                                                                                   \
+  inline std::size_t test_any_c(T* iv, std::size_t n, const int* st, int cmp, T v) {                            \
+    return shmem_##N##_test_any(iv, n, st, cmp, v);                                                   \
+  }                                                                                                   \
+  inline std::size_t test_any_c(T* iv, std::size_t n, const int* st, int cmp, const T* vs) {                    \
+    return shmem_##N##_test_any_vector(iv, n, st, cmp, vs);                                           \
+  }                                                                                                   \
+  inline std::size_t test_some_c(T* iv, std::size_t n, std::size_t* ix, const int* st, int cmp, T v) {               \
+    return shmem_##N##_test_some(iv, n, ix, st, cmp, v);                                              \
+  }                                                                                                   \
+  inline std::size_t test_some_c(T* iv, std::size_t n, std::size_t* ix, const int* st, int cmp, const T* vs) {       \
+    return shmem_##N##_test_some_vector(iv, n, ix, st, cmp, vs);                                      \
+  }
 RDSM_DETAIL_CARRIERS(RDSM_DETAIL_WAIT)
 RDSM_DETAIL_WAIT(short, short)
 RDSM_DETAIL_WAIT(unsigned short, ushort)
