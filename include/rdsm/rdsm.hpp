@@ -6,6 +6,7 @@
 #include "rdsm/atomic.hpp"       // fetch_add, compare_swap, ... on global_ptr<T>
 #include "rdsm/collectives.hpp"  // broadcast, collect, fcollect, alltoall, reduce over std::span
 #include "rdsm/concepts.hpp"     // remote_copyable, atomic_value, atomic_integral, wait_value
+#include "rdsm/context.hpp"      // context: put/get/AMOs ordered and completed apart from other contexts
 #include "rdsm/dsm.hpp"          // dsm::array<T>, dsm::mutex, dsm::barrier: coherent pages
 #include "rdsm/future.hpp"       // future<>: completion of non-blocking operations
 #include "rdsm/global_ptr.hpp"   // global_ptr<T>: (PE, symmetric address)

@@ -23,6 +23,13 @@ int main(int argc, char** argv) {
                        rdsm::signal_op::set);
     } else if (std::strcmp(mode, "collect_small_dest") == 0) {
       rdsm::collect(world, big.span(), std::span<const int>(small.span()));  // 2 x 3 elements into 5
+    } else if (std::strcmp(mode, "context_outside_team") == 0) {
+      rdsm::team first = world.split_strided(0, 1, 1);  // PE 0 alone
+      if (first.valid()) {
+        rdsm::context ctx(first);
+        ctx.put(1, small.global(1));
+      }
+      rdsm::barrier();
     } else if (std::strcmp(mode, "wait_status_length") == 0) {
       const int status[1] = {0};
       rdsm::wait_until_all(big, rdsm::cmp::ge, 0, status);

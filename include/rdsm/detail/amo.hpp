@@ -62,6 +62,27 @@ inline const amo_carrier_t<T>* carrier(const T* p) {
   inline void amo_fetch_or_nbi(T* f, T* d, T v, int pe) { shmem_##N##_atomic_fetch_or_nbi(f, d, v, pe); } \
   inline void amo_fetch_xor_nbi(T* f, T* d, T v, int pe) { shmem_##N##_atomic_fetch_xor_nbi(f, d, v, pe); }
 #define RDSM_DETAIL_CARRIERS(X) X(int32_t, int32) X(int64_t, int64) X(uint32_t, uint32) X(uint64_t, uint64)
+// The same on a communication context (rdsm::context).
+#define RDSM_DETAIL_CTX_EXT_AMO(T, N)                                                                 \
+  inline T ctx_amo_fetch(shmem_ctx_t c, const T* s, int pe) { return shmem_ctx_##N##_atomic_fetch(c, s, pe); } \
+  inline void ctx_amo_set(shmem_ctx_t c, T* d, T v, int pe) { shmem_ctx_##N##_atomic_set(c, d, v, pe); }       \
+  inline T ctx_amo_swap(shmem_ctx_t c, T* d, T v, int pe) { return shmem_ctx_##N##_atomic_swap(c, d, v, pe); }
+#define RDSM_DETAIL_CTX_AMO(T, N)                                                                     \
+  inline T ctx_amo_compare_swap(shmem_ctx_t c, T* d, T x, T v, int pe) {                              \
+    return shmem_ctx_##N##_atomic_compare_swap(c, d, x, v, pe);                                       \
+  }                                                                                                   \
+  inline T ctx_amo_fetch_inc(shmem_ctx_t c, T* d, int pe) { return shmem_ctx_##N##_atomic_fetch_inc(c, d, pe); } \
+  inline void ctx_amo_inc(shmem_ctx_t c, T* d, int pe) { shmem_ctx_##N##_atomic_inc(c, d, pe); }      \
+  inline T ctx_amo_fetch_add(shmem_ctx_t c, T* d, T v, int pe) {                                      \
+    return shmem_ctx_##N##_atomic_fetch_add(c, d, v, pe);                                             \
+  }                                                                                                   \
+  inline void ctx_amo_add(shmem_ctx_t c, T* d, T v, int pe) { shmem_ctx_##N##_atomic_add(c, d, v, pe); }
+RDSM_DETAIL_CARRIERS(RDSM_DETAIL_CTX_EXT_AMO)
+RDSM_DETAIL_CTX_EXT_AMO(float, float)
+RDSM_DETAIL_CTX_EXT_AMO(double, double)
+RDSM_DETAIL_CARRIERS(RDSM_DETAIL_CTX_AMO)
+#undef RDSM_DETAIL_CTX_EXT_AMO
+#undef RDSM_DETAIL_CTX_AMO
 RDSM_DETAIL_CARRIERS(RDSM_DETAIL_EXT_AMO)
 RDSM_DETAIL_EXT_AMO(float, float)
 RDSM_DETAIL_EXT_AMO(double, double)
