@@ -13,6 +13,7 @@
 #include <type_traits>
 
 #include "rdsm/concepts.hpp"
+#include "rdsm/detail/misuse.hpp"
 #include "rdsm/future.hpp"
 #include "rdsm/global_ptr.hpp"
 
@@ -84,6 +85,44 @@ template <remote_copyable T>
 [[nodiscard]] future<> get_nbi(global_ptr<T> src, std::span<std::remove_const_t<T>> dest) noexcept {
   if (!dest.empty()) shmem_getmem_nbi(dest.data(), src.raw(), dest.size_bytes(), src.where());
   return future<>(SHMEM_CTX_DEFAULT);
+}
+
+namespace detail {
+// A strided transfer's local side: `n` elements `stride` apart from the span's start must lie in it.
+inline void check_strided(const char* fn, const char* what, std::size_t span_size, std::ptrdiff_t stride,
+                          std::ptrdiff_t remote_stride, std::size_t n) {
+  if (stride < 1 || remote_stride < 1)
+    misuse("%s: stride %td is not positive; strides count elements forward (1 for contiguous ones)", fn,
+           stride < 1 ? stride : remote_stride);
+  if (n != 0 && (n - 1) * static_cast<std::size_t>(stride) + 1 > span_size)
+    misuse("%s: %zu elements %td apart need %zu elements of %s, which holds %zu", fn, n, stride,
+           (n - 1) * static_cast<std::size_t>(stride) + 1, what, span_size);
+}
+}  // namespace detail
+
+/// Strided put: writes src[i * src_stride] to `dst + i * dst_stride` for i < nelems (strides in elements,
+/// positive; src must hold the elements it names: checked). Returns when src may be reused; the data
+/// reaches the target by the next quiet()/barrier(). Any remote_copyable T (one OpenSHMEM 1.6 strided-block
+/// put of sizeof(T)-byte blocks).
+template <remote_copyable T>
+  requires(!std::is_const_v<T>)
+void iput(global_ptr<T> dst, std::ptrdiff_t dst_stride, std::span<const std::type_identity_t<T>> src,
+          std::ptrdiff_t src_stride, std::size_t nelems) noexcept {
+  detail::check_strided("rdsm::iput", "src", src.size(), src_stride, dst_stride, nelems);
+  if (nelems == 0) return;
+  const auto bytes = static_cast<std::ptrdiff_t>(sizeof(T));
+  shmem_ibput8(dst.raw(), src.data(), dst_stride * bytes, src_stride * bytes, sizeof(T), nelems, dst.where());
+}
+
+/// Strided get: reads `src + i * src_stride` into dest[i * dest_stride] for i < nelems (dest must hold the
+/// elements it names: checked). Blocking: returns when dest holds the data.
+template <remote_copyable T>
+void iget(std::span<std::remove_const_t<T>> dest, std::ptrdiff_t dest_stride, global_ptr<T> src,
+          std::ptrdiff_t src_stride, std::size_t nelems) noexcept {
+  detail::check_strided("rdsm::iget", "dest", dest.size(), dest_stride, src_stride, nelems);
+  if (nelems == 0) return;
+  const auto bytes = static_cast<std::ptrdiff_t>(sizeof(T));
+  shmem_ibget8(dest.data(), src.raw(), dest_stride * bytes, src_stride * bytes, sizeof(T), nelems, src.where());
 }
 
 /// Orders this PE's puts, AMOs and signals to each target PE: those issued before fence() are

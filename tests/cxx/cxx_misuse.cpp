@@ -30,6 +30,9 @@ int main(int argc, char** argv) {
         ctx.put(1, small.global(1));
       }
       rdsm::barrier();
+    } else if (std::strcmp(mode, "iput_short_src") == 0) {
+      const int src[5] = {1, 2, 3, 4, 5};
+      rdsm::iput(big.global(1), 1, std::span<const int>(src), 2, 4);  // needs 7 elements
     } else if (std::strcmp(mode, "wait_status_length") == 0) {
       const int status[1] = {0};
       rdsm::wait_until_all(big, rdsm::cmp::ge, 0, status);

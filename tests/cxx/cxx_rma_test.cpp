@@ -125,6 +125,27 @@ TEST(CxxRma, NonBlockingFutures) {
   EXPECT_EQ(a[0], left() * 7);
 }
 
+TEST(CxxRma, StridedPutAndGetOfAnyType) {
+  // Every other particle of a local array goes to every third slot of the right neighbour's, and back.
+  rdsm::symmetric_array<particle> slots(12, particle{});
+  std::vector<particle> local(8);
+  for (int i = 0; i < 8; ++i) local[static_cast<size_t>(i)] = particle{1.0 * me(), 0.5 * i, i, me()};
+  rdsm::iput(slots.global(right()), 3, std::span<const particle>(local), 2, 4);
+  rdsm::barrier();
+  for (int k = 0; k < 12; ++k) {
+    if (k % 3 != 0) {
+      EXPECT_EQ(slots[static_cast<size_t>(k)], particle{}) << "slot " << k << " written";
+    }
+  }
+  for (int j = 0; j < 4; ++j)
+    EXPECT_EQ(slots[static_cast<size_t>(3 * j)], (particle{1.0 * left(), 0.5 * (2 * j), 2 * j, left()})) << j;
+  std::vector<particle> back(7);
+  rdsm::iget(std::span<particle>(back), 2, slots.global(right()), 3, 4);
+  for (int j = 0; j < 4; ++j) EXPECT_EQ(back[static_cast<size_t>(2 * j)], local[static_cast<size_t>(2 * j)]) << j;
+  EXPECT_EQ(back[1], particle{});
+  rdsm::barrier();
+}
+
 TEST(CxxRma, FenceOrdersPutBeforeFlag) {
   rdsm::symmetric_array<long> data(16, 0);
   rdsm::symmetric<long> flag(0L);
