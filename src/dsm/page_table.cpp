@@ -129,14 +129,17 @@ void page_table::protect_runs(const std::vector<uint32_t>& pages, page_state s) 
 
 void page_table::forget_copies(uint32_t page, uint32_t n) { std::fill_n(copied_.begin() + page, n, uint8_t{0}); }
 
-bool page_table::share(uint32_t page, uint32_t n, int file) {
+bool page_table::share(uint32_t page, uint32_t n, int file) { return map_from(page, n, file, page_state::shared); }
+
+bool page_table::map_from(uint32_t page, uint32_t n, int file, page_state s) {
   if (view_fd_ < 0 || file < 0 || share_budget_ == 0) return false;
   if (gathered(page, n)) flush();
-  if (!map_view(page, n, PROT_READ, file, true)) {
+  // Opened pages get their entries in the same call; closed ones take them at their first opening.
+  if (!map_view(page, n, s == page_state::shared ? PROT_READ : PROT_NONE, file, s != page_state::invalid)) {
     map_own(page, n);  // whatever the failed call left there
     return false;
   }
-  mapped_from(page, n, page_state::shared);
+  mapped_from(page, n, s);
   return true;
 }
 
@@ -197,16 +200,7 @@ uint32_t page_table::shared_runs(uint32_t lo, uint32_t hi) const {
   return runs;
 }
 
-bool page_table::link_home(uint32_t page, uint32_t n, int file) {
-  if (view_fd_ < 0 || file < 0 || share_budget_ == 0) return false;
-  if (gathered(page, n)) flush();
-  if (!map_view(page, n, PROT_NONE, file, false)) {
-    map_own(page, n);  // whatever the failed call left there
-    return false;
-  }
-  mapped_from(page, n, page_state::invalid);
-  return true;
-}
+bool page_table::link_home(uint32_t page, uint32_t n, int file) { return map_from(page, n, file, page_state::invalid); }
 
 void page_table::unlink_homes(uint32_t page, uint32_t n) {
   for (uint32_t i = 0; i < n;) {

@@ -141,6 +141,8 @@ class page_table {
   void apply(uint32_t page, uint32_t n, page_state s);  // protect, now
   /// Pages [page, page + n) were just mapped from a home's file, in state `s`: one run of the budget.
   void mapped_from(uint32_t page, uint32_t n, page_state s);
+  /// share (s = shared) and link_home (s = invalid): pages [page, page + n) mapped from `file` in state s.
+  bool map_from(uint32_t page, uint32_t n, int file, page_state s);
   void forget_closed_runs();  // map_home's list: drops the runs no longer mapped so
 
   bool gathering_ = false;
