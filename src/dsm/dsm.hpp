@@ -145,6 +145,7 @@ class space final : private sequential_port {
   bool link_home_run(uint32_t page);
   void write_back(uint32_t page) override;
   bool home_near(uint32_t page) const override;
+  void opening_on_guess(uint32_t page) override;
   bool write_back_changed(uint32_t page) override;
   /// Decides the home of a first-touch page: a claim at its manager (also the release protocol's).
   void resolve_home(uint32_t page) override;

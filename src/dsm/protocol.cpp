@@ -247,12 +247,17 @@ bool space::link_home_run(uint32_t page) {
   return pages_->link_home(first, end - first, mem_->file(h));
 }
 
-bool space::home_near(uint32_t page) const { return mem_->near(home(page)) && !pages_->from_home(page); }
+bool space::home_near(uint32_t page) const { return mem_->near(home(page)); }
+
+void space::opening_on_guess(uint32_t page) {
+  // A linked copy is the home's frame: its snapshot goes into this PE's own frame, unused otherwise.
+  if (pages_->from_home(page)) std::memcpy(frame(page), mem_->at(home(page), frame_offset(page)), page_size_);
+}
 
 bool space::write_back_changed(uint32_t page) {
-  if (pages_->from_home(page)) return true;  // written there, if at all: no telling
   if (pages_->gathered(page, 1)) flush_protections();  // no store slips in after the comparison
   const char* home_frame = mem_->at(home(page), frame_offset(page));
+  if (pages_->from_home(page)) return home_frame == nullptr || std::memcmp(home_frame, frame(page), page_size_) != 0;
   if (home_frame != nullptr && std::memcmp(home_frame, frame(page), page_size_) == 0) return false;
   write_back(page);
   return true;

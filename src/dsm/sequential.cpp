@@ -228,6 +228,7 @@ void sequential_protocol::on_grant(const message& m) {
     guess_[page] = not_guessed;
   else
     guess_[page] = !at_home && port_.home_near(page) ? guessed_open : guessed_read_only;
+  if (guess_[page] == guessed_open) port_.opening_on_guess(page);
   asked_read_[page] = 0;
   pages_.protect(page, 1, guess_[page] == guessed_read_only ? page_state::shared : page_state::modified);
   port_.granted(page);

@@ -31,11 +31,13 @@ class sequential_port {
   /// Copies this PE's frame of the page into its home's frame, complete at return (nothing to do for a
   /// copy that is the home's frame).
   virtual void write_back(uint32_t page) = 0;
-  /// Whether this PE's copy of the page is a frame of its own and the home's frame is mapped here
-  /// (comparing them costs a few loads).
+  /// Whether the page's home is on this host (its frame mapped here: comparing with it costs a few loads).
   virtual bool home_near(uint32_t page) const = 0;
-  /// For a page whose home is near: copies this PE's frame back when it differs from the home's and
-  /// returns whether it did.
+  /// The page (home near) opens writable on a read's guess, before any store: a copy that is the home's
+  /// frame itself keeps a snapshot of it, for write_back_changed.
+  virtual void opening_on_guess(uint32_t page) = 0;
+  /// For a page opened on a guess: whether it was written since (its frame differs from the home's, or a
+  /// linked copy from its snapshot); a frame of its own that differs is copied back first.
   virtual bool write_back_changed(uint32_t page) = 0;
   /// Decides the home of a first-touch page (page_table::home is then set).
   virtual void resolve_home(uint32_t page) = 0;

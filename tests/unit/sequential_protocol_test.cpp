@@ -48,6 +48,7 @@ class fake_port final : public sequential_port {
   void resolve_home(uint32_t) override {}  // homes are placed up front
   void granted(uint32_t page) override { grants.push_back(page); }
   bool home_near(uint32_t) const override { return near; }
+  void opening_on_guess(uint32_t) override {}
   bool write_back_changed(uint32_t page) override;
   std::vector<uint32_t> grants;
   int fetches = 0, write_backs = 0;
