@@ -138,7 +138,8 @@ class space final : private sequential_port {
   /// Applies the protections the service round gathered, then sends the messages held back for them.
   void flush_protections();
   void fetch(uint32_t page) override;
-  /// Copies the page from its home's frame into this PE's (a first copy from a home on this host: the kernel's).
+  /// Copies the page from its home's frame into this PE's (a first copy from a home on this host: the
+  /// kernel's). Also private advice's copy, in both modes.
   void copy_in(uint32_t page);
   /// Maps the home's frame of `page` here (links_homes_), with the invalid pages around it of the same home
   /// and a shared advice; false when the mapping budget is spent (the page is then copied).

@@ -101,8 +101,7 @@ void page_table::apply(uint32_t page, uint32_t n, page_state s) {
   // mprotect, also for pages never opened: their first access then takes a minor fault (2-4 us here), which
   // costs less than mapping them again with their entries filled (a read fault's page opened by mmap with
   // MAP_POPULATE: 9-36 us in a traced run, 11 us alone against 4-7 us for mprotect and the first access).
-  const bool done = mprotect(view(page), bytes, prot) == 0;
-  if (!done)
+  if (mprotect(view(page), bytes, prot) != 0)
     fatal("dsm: protecting %u pages at %p failed: %s; raise vm.max_map_count or use a larger RDSM_DSM_PAGE_SIZE", n,
           static_cast<void*>(view(page)), std::strerror(errno));
   set_states(page, n, s);

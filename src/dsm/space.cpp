@@ -342,13 +342,9 @@ void space::advise(const char* fn, void* p, size_t bytes, rdsm_dsm_advice_t advi
       const int32_t h = pages_->home(page);
       if (h == home_undecided) continue;
       if (advice == RDSM_DSM_PRIVATE) {
-        if (h != my_pe_ && !release_mode_) {
-          pages_->unlink_homes(page, 1);  // a private copy is this PE's own
+        if (h != my_pe_) {
+          pages_->unlink_homes(page, 1);  // a private copy is this PE's own (sequential mode may have linked it)
           copy_in(page);
-        }
-        if (h != my_pe_ && release_mode_) {
-          mem_->read(h, frame_offset(page), frame(page), page_size_);
-          stats_.fetches.fetch_add(1, std::memory_order_relaxed);
         }
         opened.push_back(page);
       } else if (h == my_pe_) {
