@@ -69,48 +69,81 @@ static double memcpy_limit(size_t size) {
   return g_lim.memcpy_mbs[lg];
 }
 
-static void sweep(const char *which, const char *mem, char *local, char *remote, size_t max, double *ns) {
+static int window_for(size_t s) {
+  size_t w = ((size_t)16 << 20) / s; /* 64, fewer above 256 KiB so a sample stays short */
+  return (int)(w > BENCH_MAX_WINDOW ? BENCH_MAX_WINDOW : w < 4 ? 4 : w);
+}
+
+/* Samples of `which` with `s` bytes between `local` and `remote` (on PE 1) into `ns`; returns their count. */
+static int sample_point(const char *which, char *local, char *remote, size_t s, double *ns) {
   int lat = strstr(which, "_lat") != NULL, put = which[0] == 'p';
   bench_fn fn = lat ? (put ? do_put_lat : do_get_lat) : (put ? do_put_bw : do_get_bw);
+  struct rma_ctx c = {local, remote, s, window_for(s), 1};
+  return bench_sample(fn, &c, ns);
+}
+
+static void report_point(const char *which, const char *mem, size_t s, double *ns, int n) {
+  if (strstr(which, "_lat") != NULL) {
+    bench_report(which, mem, s, ns, n, "ns", 1, g_lim.clx_ns);
+    return;
+  }
+  const double window = window_for(s);
+  bench_report(which, mem, s, ns, n, "MB/s", (double)s * window, memcpy_limit(s));
+  char rate[32];
+  snprintf(rate, sizeof rate, "%s_rate", which[0] == 'p' ? "put" : "get");
+  if (s <= BENCH_GLOBAL_MAX) bench_report(rate, mem, s, ns, n, "Mops/s", window, 0);
+}
+
+static void sweep(const char *which, const char *mem, char *local, char *remote, size_t max, double *ns) {
   size_t sizes[32];
   int nsizes = bench_sizes(max, sizes);
   for (int i = 0; i < nsizes; i++) {
-    size_t s = sizes[i];
-    size_t w = ((size_t)16 << 20) / s; /* window: 64, fewer above 256 KiB so a sample stays short */
-    struct rma_ctx c = {local, remote, s, (int)(w > BENCH_MAX_WINDOW ? BENCH_MAX_WINDOW : w < 4 ? 4 : w), 1};
-    bench_progress(which, mem, s);
-    int n = bench_sample(fn, &c, ns);
-    if (lat) {
-      bench_report(which, mem, s, ns, n, "ns", 1, g_lim.clx_ns);
-    } else {
-      bench_report(which, mem, s, ns, n, "MB/s", (double)s * c.window, memcpy_limit(s));
-      char rate[32];
-      snprintf(rate, sizeof rate, "%s_rate", put ? "put" : "get");
-      if (s <= BENCH_GLOBAL_MAX) bench_report(rate, mem, s, ns, n, "Mops/s", c.window, 0);
-    }
+    bench_progress(which, mem, sizes[i]);
+    report_point(which, mem, sizes[i], ns, sample_point(which, local, remote, sizes[i], ns));
   }
 }
 
 /* The four sweeps with the local buffer in private memory at page offsets 0, 16 (where malloc puts large
  * blocks), 64 and 2048, against the heap block (at whatever page offset the library gives it): copies between
- * buffers a few bytes apart modulo 4 KiB are where a plain memcpy stalls. Rows are named page<offset>. */
+ * buffers a few bytes apart modulo 4 KiB are where a plain memcpy stalls. Rows are named page<offset>. The
+ * offsets compare with each other, and a point lasts well under a millisecond while the machine's speed
+ * drifts (the two CPUs' distance changes from time to time): so every point is sampled in `passes` rounds,
+ * the offsets of one size one right after the other in each, and reported over all its samples. */
 void bench_align(int me) {
   if (me == 0) {
-    static const int offsets[] = {0, 16, 64, 2048};
+    enum { passes = 3, n_offsets = 4, n_which = 4 };
+    static const int offsets[n_offsets] = {0, 16, 64, 2048};
+    static const char *const which[n_which] = {"put_lat", "get_lat", "put_bw", "get_bw"};
     const size_t max = (size_t)64 << 10;
+    size_t sizes[32];
+    const int nsizes = bench_sizes(max, sizes);
+    const size_t per_point = (size_t)g_opt.max_samples * passes, points = (size_t)n_which * nsizes * n_offsets;
     char *priv = aligned_alloc(4096, max + 4096);
-    double *ns = malloc(sizeof(double) * (size_t)g_opt.max_samples);
-    if (!priv || !ns) {
+    double *ns = malloc(sizeof(double) * per_point * points);
+    int *count = calloc(points, sizeof(int));
+    if (!priv || !ns || !count) {
       fprintf(stderr, "shmem_bench: out of memory\n");
       shmem_global_exit(1);
     }
     memset(priv, 3, max + 4096);
-    static const char *const which[] = {"put_lat", "get_lat", "put_bw", "get_bw"};
-    for (size_t o = 0; o < sizeof offsets / sizeof *offsets; o++) {
-      char mem[16];
-      snprintf(mem, sizeof mem, "page%d", offsets[o]);
-      for (size_t w = 0; w < 4; w++) sweep(which[w], mem, priv + offsets[o], h_dst, max, ns);
-    }
+    for (int pass = 0; pass < passes; pass++)
+      for (int w = 0; w < n_which; w++)
+        for (int i = 0; i < nsizes; i++) {
+          bench_progress(which[w], "page*", sizes[i]);
+          for (int o = 0; o < n_offsets; o++) {
+            const size_t pt = ((size_t)w * nsizes + i) * n_offsets + o;
+            count[pt] += sample_point(which[w], priv + offsets[o], h_dst, sizes[i], ns + pt * per_point + count[pt]);
+          }
+        }
+    for (int w = 0; w < n_which; w++)
+      for (int i = 0; i < nsizes; i++)
+        for (int o = 0; o < n_offsets; o++) {
+          const size_t pt = ((size_t)w * nsizes + i) * n_offsets + o;
+          char mem[16];
+          snprintf(mem, sizeof mem, "page%d", offsets[o]);
+          report_point(which[w], mem, sizes[i], ns + pt * per_point, count[pt]);
+        }
+    free(count);
     free(ns);
     free(priv);
   }
