@@ -104,15 +104,16 @@ static void sweep(const char *which, const char *mem, char *local, char *remote,
 }
 
 /* The four sweeps with the local buffer in private memory at page offsets 0, 16 (where malloc puts large
- * blocks), 64 and 2048, against the heap block (at whatever page offset the library gives it): copies between
- * buffers a few bytes apart modulo 4 KiB are where a plain memcpy stalls. Rows are named page<offset>. The
+ * blocks), 64 and 2048, and 16 bytes past the heap block's offset, against the heap block (at whatever page
+ * offset the library gives it): copies between buffers a few bytes apart modulo 4 KiB are where a plain memcpy
+ * stalls. Rows are named page<offset>, and pageheap16 for the last (each library's own block + 16). The
  * offsets compare with each other, and a point lasts well under a millisecond while the machine's speed
  * drifts (the two CPUs' distance changes from time to time): so every point is sampled in `passes` rounds,
  * the offsets of one size one right after the other in each, and reported over all its samples. */
 void bench_align(int me) {
   if (me == 0) {
-    enum { passes = 3, n_offsets = 4, n_which = 4 };
-    static const int offsets[n_offsets] = {0, 16, 64, 2048};
+    enum { passes = 3, n_offsets = 5, n_which = 4 };
+    const int offsets[n_offsets] = {0, 16, 64, 2048, (int)(((uintptr_t)h_dst + 16) & 4095)};
     static const char *const which[n_which] = {"put_lat", "get_lat", "put_bw", "get_bw"};
     const size_t max = (size_t)64 << 10;
     size_t sizes[32];
@@ -140,7 +141,8 @@ void bench_align(int me) {
         for (int o = 0; o < n_offsets; o++) {
           const size_t pt = ((size_t)w * nsizes + i) * n_offsets + o;
           char mem[16];
-          snprintf(mem, sizeof mem, "page%d", offsets[o]);
+          if (o == n_offsets - 1) snprintf(mem, sizeof mem, "pageheap16");
+          else snprintf(mem, sizeof mem, "page%d", offsets[o]);
           report_point(which[w], mem, sizes[i], ns + pt * per_point, count[pt]);
         }
     free(count);

@@ -1,10 +1,13 @@
-// copy_bytes (copy.hpp): a backward vector copy with aligned stores where it beats memcpy on this CPU, memcpy
-// elsewhere; publish_bytes.
+// copy_bytes (copy.hpp): a backward vector copy with aligned stores where it beats memcpy on this CPU or where
+// memcpy stalls (a destination just above the source modulo 4 KiB), memcpy elsewhere; publish_bytes.
 #include "common/copy.hpp"
 
+#include <algorithm>
 #include <atomic>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
+#include <ctime>
 
 #if defined(__x86_64__)
 #include <immintrin.h>
@@ -73,22 +76,78 @@ __attribute__((target("avx512f"))) void copy_backward_avx512(char* d, const char
 struct copy_plan {
   copy_kernel kernel;
   size_t min, max;  // the sizes copied by the kernel; memcpy copies the others
+  // From `near_min` bytes on, whatever the size, a destination 1 to 63 bytes above the source modulo 4 KiB
+  // goes by `kernel` (0: no such rule).
+  size_t near_min;
 };
+
+bool near_above(const void* dst, const void* src) {
+  const uintptr_t gap = (reinterpret_cast<uintptr_t>(dst) - reinterpret_cast<uintptr_t>(src)) & 4095;
+  return gap != 0 && gap < 64;
+}
+
+#if defined(__x86_64__)
+uint64_t now_ns() {
+  timespec t{};
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return static_cast<uint64_t>(t.tv_sec) * 1000000000u + static_cast<uint64_t>(t.tv_nsec);
+}
+
+// Whether memcpy stalls on a destination a few bytes above its source modulo 4 KiB. On one AMD EPYC the C
+// library's `rep movsb` (from 2-3 KiB up to the L2 cache's size) ran at about 1.6 GB/s then, 20-30x its usual
+// time (64 KiB: 33 us instead of 1.5 us; 1-31 bytes apart, at no other distance), where another EPYC took 1.7x
+// at most. Timed once per process: the best of three copies of 16 KiB at 16 bytes above and at 2 KiB above
+// (a few microseconds, tens where it stalls).
+bool memcpy_stalls_near() {
+  constexpr size_t n = 16 * 1024, room = n + 4096;
+  auto* src = static_cast<char*>(std::aligned_alloc(4096, room));
+  auto* dst = static_cast<char*>(std::aligned_alloc(4096, room));
+  if (src == nullptr || dst == nullptr) {
+    std::free(src);
+    std::free(dst);
+    return false;
+  }
+  std::memset(src, 1, room);
+  std::memset(dst, 2, room);
+  auto best = [&](size_t gap) {
+    uint64_t least = UINT64_MAX;
+    for (int i = 0; i < 4; ++i) {  // the first warms the caches
+      const uint64_t t0 = now_ns();
+      std::memcpy(dst + gap, src, n);
+      asm volatile("" : : "r"(dst) : "memory");
+      const uint64_t t = now_ns() - t0;
+      if (i > 0) least = std::min(least, t);
+    }
+    return least;
+  };
+  const uint64_t far = best(2048), near = best(16);
+  std::free(src);
+  std::free(dst);
+  return near > 3 * far;
+}
+#endif
 
 // Sizes where the kernel was measured at or below memcpy for every relative alignment (docs/performance.md).
 // On AMD EPYC (Zen) the C library's `rep movsb` beats any vector loop once the two buffers outgrow the L1
 // cache (32 KiB: 227 ns against 340-460 ns), and a backward loop there loses the hardware prefetch (256 KiB:
 // 4.8 us against 2.4 us); below, the vector copy takes 0.6-0.8x memcpy's time. Where the backward copy was
-// first measured (a CPU with 4K aliasing on forward copies) it was at or below memcpy up to 256 KiB.
+// first measured (a CPU with 4K aliasing on forward copies) it was at or below memcpy up to 256 KiB. Where
+// memcpy stalls on a destination just above the source, the backward copy takes that case at every size: its
+// loads run below the stores that could be mistaken for them (it matched memcpy's usual speed there from
+// 1 KiB to 4 MiB).
 copy_plan choose_plan() {
 #if defined(__x86_64__)
   __builtin_cpu_init();
   const bool amd = __builtin_cpu_is("amd");
-  if (amd && copy_kernel_supported(copy_kernel::backward_avx512)) return {copy_kernel::backward_avx512, 1024, 16 * 1024};
-  if (amd && copy_kernel_supported(copy_kernel::backward_avx)) return {copy_kernel::backward_avx, 1024, 16 * 1024};
-  if (copy_kernel_supported(copy_kernel::backward_avx)) return {copy_kernel::backward_avx, 1024, 256 * 1024};
+  copy_plan p{copy_kernel::memcpy, 0, 0, 0};
+  if (amd && copy_kernel_supported(copy_kernel::backward_avx512)) p = {copy_kernel::backward_avx512, 1024, 16 * 1024, 0};
+  else if (amd && copy_kernel_supported(copy_kernel::backward_avx)) p = {copy_kernel::backward_avx, 1024, 16 * 1024, 0};
+  else if (copy_kernel_supported(copy_kernel::backward_avx)) p = {copy_kernel::backward_avx, 1024, 256 * 1024, 0};
+  if (p.kernel != copy_kernel::memcpy && memcpy_stalls_near()) p.near_min = 1024;
+  return p;
+#else
+  return {copy_kernel::memcpy, 0, 0, 0};
 #endif
-  return {copy_kernel::memcpy, 0, 0};
 }
 
 const copy_plan plan = choose_plan();
@@ -122,6 +181,7 @@ void copy_with(copy_kernel kernel, void* dst, const void* src, size_t n) {
 }
 
 void copy_bytes(void* dst, const void* src, size_t n) {
+  if (plan.near_min != 0 && n >= plan.near_min && near_above(dst, src)) return copy_with(plan.kernel, dst, src, n);
   if (n >= plan.min && n <= plan.max) return copy_with(plan.kernel, dst, src, n);
   std::memcpy(dst, src, n);
 }

@@ -342,7 +342,7 @@ void group_reduce(const char* fn, group& g, void* dest, const void* source, size
     };
     auto& [acc, in] = thread_scratch<scratch>();
     if (acc.size() < bytes) acc.resize(bytes);
-    std::memcpy(acc.data(), at(source, lo * elem_bytes), bytes);
+    copy_bytes(acc.data(), at(source, lo * elem_bytes), bytes);
     for (int k = 1; k < g.size; ++k) {
       const int pe = g.pe((g.me + k) % g.size);
       if (const void* mapped = pointer_to(at(source, lo * elem_bytes), pe)) {  // combine in place
@@ -355,7 +355,7 @@ void group_reduce(const char* fn, group& g, void* dest, const void* source, size
     }
     for (int k = 1; k < g.size; ++k)  // blocking: acc is reused before the closing quiet
       put(fn, at(dest, lo * elem_bytes), acc.data(), bytes, g.pe((g.me + k) % g.size), false);
-    std::memcpy(at(dest, lo * elem_bytes), acc.data(), bytes);
+    copy_bytes(at(dest, lo * elem_bytes), acc.data(), bytes);
   }
   group_barrier(fn, g);
 }

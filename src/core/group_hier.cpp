@@ -6,9 +6,9 @@
 #include "core/group_hier.hpp"
 
 #include <algorithm>
-#include <cstring>
 #include <vector>
 
+#include "common/copy.hpp"
 #include "common/log.hpp"
 #include "common/thread_scratch.hpp"
 #include "core/group_util.hpp"
@@ -449,7 +449,7 @@ void hier_reduce(const char* fn, group& g, const group_layout& l, void* dest, co
   auto& [acc, in] = thread_scratch<scratch>();
   const size_t bytes = nelems * elem_bytes;
   if (acc.size() < bytes) acc.resize(bytes);
-  std::memcpy(acc.data(), source, bytes);
+  copy_bytes(acc.data(), source, bytes);
   for (int k = 1; k < l.count(h); ++k) {
     const int pe = g.pe(l.member(h, k));
     if (const void* mapped = pointer_to(source, pe)) {
@@ -470,14 +470,14 @@ void hier_reduce(const char* fn, group& g, const group_layout& l, void* dest, co
     }
     consume(fn, g, w_slice + p, H - 1);
     if (in.size() < bytes) in.resize(bytes);
-    std::memcpy(in.data(), h == 0 ? acc.data() : receive_area(g, p) + slot(0, h), bytes);
+    copy_bytes(in.data(), h == 0 ? acc.data() : receive_area(g, p) + slot(0, h), bytes);
     for (int from = 1; from < H; ++from)
       combine(in.data(), from == h ? acc.data() : receive_area(g, p) + slot(from, h), nelems);
-    std::memcpy(dest, in.data(), bytes);
+    copy_bytes(dest, in.data(), bytes);
     deliver(fn, g, l, w_data + p, dest, dest, bytes);
     return;
   }
-  std::memcpy(dest, acc.data(), bytes);  // this host's partial result (dest may be source: read already)
+  copy_bytes(dest, acc.data(), bytes);  // this host's partial result (dest may be source: read already)
   // Among leaders: reduce-scatter by reading (leader of host k combines slice k of every leader's dest),
   // all-gather by writing (it stores its slice into every leader's dest). Slices are disjoint.
   leaders_sync(fn, g, l, w_slice + p);
@@ -490,9 +490,9 @@ void hier_reduce(const char* fn, group& g, const group_layout& l, void* dest, co
     for (int d = 1; d < H; ++d)  // every get in flight at once
       get(fn, in.data() + sb * (d - 1), slice, sb, g.pe(l.leader((h + d) % H)), true);
     quiet();
-    std::memcpy(acc.data(), slice, sb);
+    copy_bytes(acc.data(), slice, sb);
     for (int d = 1; d < H; ++d) combine(acc.data(), in.data() + sb * (d - 1), hi - lo);
-    std::memcpy(slice, acc.data(), sb);
+    copy_bytes(slice, acc.data(), sb);
   }
   for (int d = 1; d < H; ++d) post(fn, g, l.leader((h + d) % H), w_chain + p, slice, slice, sb);
   consume(fn, g, w_chain + p, H - 1);

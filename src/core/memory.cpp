@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "common/copy.hpp"
 #include "common/log.hpp"
 #include "core/rma.hpp"
 #include "core/runtime.hpp"
@@ -178,7 +179,7 @@ void* sym_reallocate(const char* fn, void* p, size_t bytes) {
     if (out == nullptr) {
       warn_exhausted(fn, bytes, rt.heap(), "heap", "symmetric heap", "SHMEM_SYMMETRIC_SIZE");  // the old block stays valid, as with realloc
     } else {
-      std::memcpy(out, p, std::min(old, bytes));
+      copy_bytes(out, p, std::min(old, bytes));
       (void)rt.heap().release(p);
     }
   }

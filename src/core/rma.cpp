@@ -245,7 +245,7 @@ void get(const char* fn, void* dest, const void* src, size_t bytes, int pe, bool
     std::vector<char> bounce(bytes);
     status st = rt.net().get(stream, s.region, pe, rt.remote_addr(s, pe), bounce.data(), bytes, false);
     if (!st.ok()) transport_failed(fn, st);
-    std::memcpy(dest, bounce.data(), bytes);
+    copy_bytes(dest, bounce.data(), bytes);
     return;
   }
   status st = rt.net().get(stream, s.region, pe, rt.remote_addr(s, pe), dest, bytes, nbi);

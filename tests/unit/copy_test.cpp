@@ -69,6 +69,17 @@ TEST(CopyBytes, EverySizeAroundTheEdgesOfTheVectorPaths) {
   }
 }
 
+// A destination 1 to 63 bytes above the source modulo 4 KiB goes by the backward copy at every size where
+// memcpy stalls on it: large copies at those distances, both buffers also a page apart.
+TEST(CopyBytes, DestinationJustAboveTheSourceModuloAPageAtLargeSizes) {
+  for (size_t n : {16u * 1024 + 1, 65536u + 7, 300u * 1024, 1u << 20})
+    for (size_t gap : {1u, 8u, 16u, 31u, 32u, 63u, 64u}) {
+      check(n, 0, gap);
+      check(n, 2048, 2048 + gap);
+      check(n, 4000, (4000 + gap) % 4096);
+    }
+}
+
 TEST(CopyBytes, EveryRelativeAlignment) {
   for (const auto& [name, copy] : copies()) {
     SCOPED_TRACE(name);
