@@ -108,8 +108,9 @@ static void sweep(const char *which, const char *mem, char *local, char *remote,
  * offset the library gives it): copies between buffers a few bytes apart modulo 4 KiB are where a plain memcpy
  * stalls. Rows are named page<offset>, and pageheap16 for the last (each library's own block + 16). The
  * offsets compare with each other, and a point lasts well under a millisecond while the machine's speed
- * drifts (the two CPUs' distance changes from time to time): so every point is sampled in `passes` rounds,
- * the offsets of one size one right after the other in each, and reported over all its samples. */
+ * drifts (the two CPUs' distance changes from time to time): so every point is sampled in `passes` rounds of
+ * a third of its samples each, the offsets of one size one right after the other in each, and reported over
+ * all its samples. */
 void bench_align(int me) {
   if (me == 0) {
     enum { passes = 3, n_offsets = 5, n_which = 4 };
@@ -118,6 +119,8 @@ void bench_align(int me) {
     const size_t max = (size_t)64 << 10;
     size_t sizes[32];
     const int nsizes = bench_sizes(max, sizes);
+    const int all_samples = g_opt.max_samples;
+    g_opt.max_samples = (all_samples + passes - 1) / passes; /* what bench_sample takes per call */
     const size_t per_point = (size_t)g_opt.max_samples * passes, points = (size_t)n_which * nsizes * n_offsets;
     char *priv = aligned_alloc(4096, max + 4096);
     double *ns = malloc(sizeof(double) * per_point * points);
@@ -136,6 +139,7 @@ void bench_align(int me) {
             count[pt] += sample_point(which[w], priv + offsets[o], h_dst, sizes[i], ns + pt * per_point + count[pt]);
           }
         }
+    g_opt.max_samples = all_samples;
     for (int w = 0; w < n_which; w++)
       for (int i = 0; i < nsizes; i++)
         for (int o = 0; o < n_offsets; o++) {
