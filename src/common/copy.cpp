@@ -186,6 +186,17 @@ void copy_bytes(void* dst, const void* src, size_t n) {
   std::memcpy(dst, src, n);
 }
 
+std::string copy_plan_text() {
+  auto size = [](size_t n) { return n % 1024 == 0 ? std::to_string(n / 1024) + " KiB" : std::to_string(n) + " B"; };
+  const char* name = plan.kernel == copy_kernel::backward_avx512 ? "backward AVX-512" : "backward AVX";
+  if (plan.kernel == copy_kernel::memcpy) return "memcpy";
+  std::string text = std::string(name) + " " + size(plan.min) + "-" + size(plan.max) + ", memcpy elsewhere";
+  if (plan.near_min != 0)
+    text += "; a destination 1-63 bytes above the source modulo 4 KiB (memcpy stalls there): " + std::string(name) +
+            " from " + size(plan.near_min);
+  return text;
+}
+
 void publish_bytes(void* dst, const void* src, size_t n) {
   constexpr size_t last = 8;  // the widest element a PE can wait on
   if (n <= last) {

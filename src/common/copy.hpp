@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstddef>
+#include <string>
 
 namespace rdsm::detail {
 
@@ -21,6 +22,10 @@ enum class copy_kernel { memcpy, backward_avx, backward_avx512 };
 bool copy_kernel_supported(copy_kernel kernel);
 /// Copies with `kernel` (which must be supported), whatever the size.
 void copy_with(copy_kernel kernel, void* dst, const void* src, size_t n);
+
+/// How copy_bytes copies on this CPU, in one line (SHMEM_INFO), e.g. "backward AVX 1 KiB-16 KiB, memcpy
+/// elsewhere; a destination 1-63 bytes above the source modulo 4 KiB (memcpy stalls there): backward from 1 KiB".
+std::string copy_plan_text();
 
 /// Copies like copy_bytes into memory that other PEs may be reading while it is written (a put into a
 /// peer's mapped heap): the last 8 bytes are stored once, after every other byte (a release fence between).

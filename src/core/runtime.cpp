@@ -13,6 +13,7 @@
 #include <unordered_map>
 
 #include "cachectl/cachectl.hpp"
+#include "common/copy.hpp"
 #include "common/cpu.hpp"
 #include "common/limits.hpp"
 #include "common/log.hpp"
@@ -181,6 +182,7 @@ status runtime::start(int requested_thread_level) {
                    mapped_[heap_region][pe] != nullptr ? "load/store (shared memory)" : "through UCX",
                    mapped_[data_region][pe] != nullptr ? "load/store (shared memory)" : "through UCX",
                    net_->describe_peer(pe).c_str());
+    std::fprintf(stderr, "  same-host copies: %s\n", copy_plan_text().c_str());
     for (const auto& e : config_describe())
       std::fprintf(stderr, "  %-22s = %-10s (%s)  %s\n", e.variable, e.value.c_str(),
                    e.from_environment ? "environment" : "default", e.help);
