@@ -140,9 +140,12 @@ copy_plan choose_plan() {
   __builtin_cpu_init();
   const bool amd = __builtin_cpu_is("amd");
   copy_plan p{copy_kernel::memcpy, 0, 0, 0};
-  if (amd && copy_kernel_supported(copy_kernel::backward_avx512)) p = {copy_kernel::backward_avx512, 1024, 16 * 1024, 0};
-  else if (amd && copy_kernel_supported(copy_kernel::backward_avx)) p = {copy_kernel::backward_avx, 1024, 16 * 1024, 0};
-  else if (copy_kernel_supported(copy_kernel::backward_avx)) p = {copy_kernel::backward_avx, 1024, 256 * 1024, 0};
+  if (amd && copy_kernel_supported(copy_kernel::backward_avx512))
+    p = {copy_kernel::backward_avx512, 1024, 16 * 1024, 0};
+  else if (amd && copy_kernel_supported(copy_kernel::backward_avx))
+    p = {copy_kernel::backward_avx, 1024, 16 * 1024, 0};
+  else if (copy_kernel_supported(copy_kernel::backward_avx))
+    p = {copy_kernel::backward_avx, 1024, 256 * 1024, 0};
   if (p.kernel != copy_kernel::memcpy && memcpy_stalls_near()) p.near_min = 1024;
   return p;
 #else
