@@ -152,8 +152,10 @@ finalize_p2p)  # (g) a point-to-point wait (value, signal, lock, DSM lock) while
   done
   ;;
 teams_apart)  # collectives on two teams (world, shared), each PE waiting for the other: the job ends, naming both
-  mismatch_job 2 world_vs_shared "PE [01] waits in shmem_long_broadcast \\(team (WORLD|SHARED)\\) for PE [01], which waits in a broadcast of another team \\(team (WORLD|SHARED)\\) that PE [01] has not joined"
-  mismatch_job 2 shared_sync_vs_world "PE [01] waits in shmem_team_sync \\(team (WORLD|SHARED)\\) for PE [01], which waits in a barrier or sync of another team \\(team (WORLD|SHARED)\\) that PE [01] has not joined"
+  # Which of the two lines depends on which PE's watch looks first: the other's wait seen as another team's
+  # collective, or both waits seen as a cycle.
+  mismatch_job 2 world_vs_shared "PE [01] waits in shmem_long_broadcast \\(team (WORLD|SHARED)\\) for PE [01], which waits in a broadcast of another team \\(team (WORLD|SHARED)\\) that PE [01] has not joined|PE [01] waits in shmem_long_broadcast \\(team (WORLD|SHARED)\\) for PE [01] and PE [01] in a broadcast \\(team (WORLD|SHARED)\\) for PE [01]: each waits for the next, in a cycle"
+  mismatch_job 2 shared_sync_vs_world "PE [01] waits in shmem_team_sync \\(team (WORLD|SHARED)\\) for PE [01], which waits in a barrier or sync of another team \\(team (WORLD|SHARED)\\) that PE [01] has not joined|PE [01] waits in shmem_team_sync \\(team (WORLD|SHARED)\\) for PE [01] and PE [01] in a barrier or sync \\(team (WORLD|SHARED)\\) for PE [01]: each waits for the next, in a cycle"
   ;;
 active_sets)  # an active-set collective (deprecated 1.5 API) against a team collective: the job ends, naming both
   set3="(active set of 3 PEs from PE 0, stride 1|team WORLD)"
