@@ -7,11 +7,12 @@
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
-#include <ctime>
 
 #if defined(__x86_64__)
 #include <immintrin.h>
 #endif
+
+#include "common/cpu.hpp"
 
 namespace rdsm::detail {
 
@@ -76,9 +77,9 @@ __attribute__((target("avx512f"))) void copy_backward_avx512(char* d, const char
 struct copy_plan {
   copy_kernel kernel;
   size_t min, max;  // the sizes copied by the kernel; memcpy copies the others
-  // From `near_min` bytes on, whatever the size, a destination 1 to 63 bytes above the source modulo 4 KiB
-  // goes by `kernel` (0: no such rule).
-  size_t near_min;
+  // Also from `min` bytes up, whatever the size, a destination 1 to 63 bytes above the source modulo 4 KiB
+  // (where memcpy stalls).
+  bool near_too;
 };
 
 bool near_above(const void* dst, const void* src) {
@@ -87,12 +88,6 @@ bool near_above(const void* dst, const void* src) {
 }
 
 #if defined(__x86_64__)
-uint64_t now_ns() {
-  timespec t{};
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return static_cast<uint64_t>(t.tv_sec) * 1000000000u + static_cast<uint64_t>(t.tv_nsec);
-}
-
 // Whether memcpy stalls on a destination a few bytes above its source modulo 4 KiB. On one AMD EPYC the C
 // library's `rep movsb` (from 2-3 KiB up to the L2 cache's size) ran at about 1.6 GB/s then, 20-30x its usual
 // time (64 KiB: 33 us instead of 1.5 us; 1-31 bytes apart, at no other distance), where another EPYC took 1.7x
@@ -112,10 +107,10 @@ bool memcpy_stalls_near() {
   auto best = [&](size_t gap) {
     uint64_t least = UINT64_MAX;
     for (int i = 0; i < 4; ++i) {  // the first warms the caches
-      const uint64_t t0 = now_ns();
+      const uint64_t t0 = monotonic_ns();
       std::memcpy(dst + gap, src, n);
       asm volatile("" : : "r"(dst) : "memory");
-      const uint64_t t = now_ns() - t0;
+      const uint64_t t = monotonic_ns() - t0;
       if (i > 0) least = std::min(least, t);
     }
     return least;
@@ -139,17 +134,17 @@ copy_plan choose_plan() {
 #if defined(__x86_64__)
   __builtin_cpu_init();
   const bool amd = __builtin_cpu_is("amd");
-  copy_plan p{copy_kernel::memcpy, 0, 0, 0};
+  copy_plan p{copy_kernel::memcpy, 0, 0, false};
   if (amd && copy_kernel_supported(copy_kernel::backward_avx512))
-    p = {copy_kernel::backward_avx512, 1024, 16 * 1024, 0};
+    p = {copy_kernel::backward_avx512, 1024, 16 * 1024, false};
   else if (amd && copy_kernel_supported(copy_kernel::backward_avx))
-    p = {copy_kernel::backward_avx, 1024, 16 * 1024, 0};
+    p = {copy_kernel::backward_avx, 1024, 16 * 1024, false};
   else if (copy_kernel_supported(copy_kernel::backward_avx))
-    p = {copy_kernel::backward_avx, 1024, 256 * 1024, 0};
-  if (p.kernel != copy_kernel::memcpy && memcpy_stalls_near()) p.near_min = 1024;
+    p = {copy_kernel::backward_avx, 1024, 256 * 1024, false};
+  p.near_too = p.kernel != copy_kernel::memcpy && memcpy_stalls_near();
   return p;
 #else
-  return {copy_kernel::memcpy, 0, 0, 0};
+  return {copy_kernel::memcpy, 0, 0, false};
 #endif
 }
 
@@ -184,19 +179,19 @@ void copy_with(copy_kernel kernel, void* dst, const void* src, size_t n) {
 }
 
 void copy_bytes(void* dst, const void* src, size_t n) {
-  if (plan.near_min != 0 && n >= plan.near_min && near_above(dst, src)) return copy_with(plan.kernel, dst, src, n);
-  if (n >= plan.min && n <= plan.max) return copy_with(plan.kernel, dst, src, n);
+  if (n >= plan.min && (n <= plan.max || (plan.near_too && near_above(dst, src))))
+    return copy_with(plan.kernel, dst, src, n);
   std::memcpy(dst, src, n);
 }
 
 std::string copy_plan_text() {
   auto size = [](size_t n) { return n % 1024 == 0 ? std::to_string(n / 1024) + " KiB" : std::to_string(n) + " B"; };
-  const char* name = plan.kernel == copy_kernel::backward_avx512 ? "backward AVX-512" : "backward AVX";
   if (plan.kernel == copy_kernel::memcpy) return "memcpy";
+  const char* name = plan.kernel == copy_kernel::backward_avx512 ? "backward AVX-512" : "backward AVX";
   std::string text = std::string(name) + " " + size(plan.min) + "-" + size(plan.max) + ", memcpy elsewhere";
-  if (plan.near_min != 0)
+  if (plan.near_too)
     text += "; a destination 1-63 bytes above the source modulo 4 KiB (memcpy stalls there): " + std::string(name) +
-            " from " + size(plan.near_min);
+            " from " + size(plan.min);
   return text;
 }
 
