@@ -6,11 +6,11 @@
 #     MODE          sequential (model/dsm.pml) | release (model/release.pml)
 #     --expect-violation BUGFLAG
 #                   model the broken variant -DBUGFLAG and succeed only if pan finds the error
-#                   (sequential: BUG_SKIP_INV, BUG_EXCL_KEPT: swmr_ok; BUG_NO_WRITEBACK: read_ok or final_ok;
-#                   RACY_GRANT: any assertion; release: BUG_NO_FRESH, BUG_COUNT_FIRST, BUG_WHOLE_PAGE,
+#                   (sequential: BUG_SKIP_INV, BUG_EXCL_KEPT, and with -DHANDOVER BUG_STALE_HANDOVER,
+#                   BUG_HANDOVER_PENDING: swmr_ok; BUG_NO_WRITEBACK: read_ok or final_ok; RACY_GRANT: any assertion; release: BUG_NO_FRESH, BUG_COUNT_FIRST, BUG_WHOLE_PAGE,
 #                   BUG_HOME_NO_NOTICE, BUG_NO_CONSERVATIVE, BUG_NO_EARLY_FLUSH, BUG_TWIN_AFTER_MAP (with
 #                   -DTHREADS): read_ok or final_ok)
-#     -DNAME=VALUE  passed on to spin, e.g. -DOPS2=3 -DMAXTRY=2 (sequential); -DNPE=3 -DNPG=1, -DNPH=3,
+#     -DNAME=VALUE  passed on to spin, e.g. -DOPS2=3 -DMAXTRY=2, -DHANDOVER (sequential); -DNPE=3 -DNPG=1, -DNPH=3,
 #                   -DTHREADS, -DFAR_PEERS, -DNO_OVERRUN (release; see the top of model/release.pml)
 #
 # Works in a fresh directory under $TMPDIR (default /tmp), removed afterwards. Prints one summary
@@ -38,7 +38,7 @@ while [[ $# -gt 0 ]]; do
 done
 case "$bug" in
   "") expect="" ;;
-  BUG_SKIP_INV|BUG_EXCL_KEPT) expect="swmr_ok" ;;
+  BUG_SKIP_INV|BUG_EXCL_KEPT|BUG_STALE_HANDOVER|BUG_HANDOVER_PENDING) expect="swmr_ok" ;;
   BUG_NO_WRITEBACK) expect="read_ok|final_ok" ;;
   BUG_NO_FRESH|BUG_COUNT_FIRST|BUG_WHOLE_PAGE|BUG_HOME_NO_NOTICE|BUG_NO_CONSERVATIVE|BUG_NO_EARLY_FLUSH|BUG_TWIN_AFTER_MAP)
     expect="read_ok|final_ok" ;;

@@ -21,6 +21,16 @@
  * Or the grant opens the page modified at once (the implementation does with the home on the same host,
  * and skips the write-back of a page equal to the home's copy, which writing it back would not change).
  *
+ * -DHANDOVER: a lock's page goes on with the lock (sequential_protocol::hand_over). An application that
+ * holds a page modified and has no request of its own out may give it up (no access left, written back)
+ * and send hand_over(page, to, version) to the home, at most HANDOVERS times; the home makes `to` the owner
+ * as if it had asked, unless the page was taken from the sender since (then it drops the hand-over): the
+ * sender is not the owner, or owns it by a later grant (the version its ownership began with differs). The grant
+ * wakes `to`'s application but answers none of its requests: a request of its own still out is answered
+ * later as a request of the owner (write_grant, current: the owner's copy is the newest). Broken variants:
+ *     -DBUG_HANDOVER_PENDING  a PE hands a page over while a request of its own is out  -> swmr_ok fails
+ *     -DBUG_STALE_HANDOVER    the home ignores the hand-over's version                  -> swmr_ok fails
+ *
  * Local states, messages and directory fields have the names the implementation uses.
  * Properties (assertions; the name is what pan prints after "assertion violated"):
  *     swmr_ok           per page, a modified PE excludes every other shared/modified PE
@@ -44,6 +54,9 @@
 #ifndef OPS2
 #define OPS2  2
 #endif
+#ifndef HANDOVERS
+#define HANDOVERS 1             /* hand-overs per application (-DHANDOVER) */
+#endif
 #ifndef MAXTRY
 #define MAXTRY 1                /* requests per access; if the page is taken away again between the
                                    grant and the retried access, the access is abandoned. 1 is
@@ -53,6 +66,11 @@
 #define HOME(p)  (p)            /* home PE of page p */
 #define IX(i,p)  ((i)*NPG + (p))/* (PE i, page p) in the per-PE, per-page arrays and channels */
 #define BIT(i)   (1 << (i))
+#ifdef HANDOVER
+#define DOWN 3                  /* a handed grant, the grant of the PE's own request, a recall */
+#else
+#define DOWN 2
+#endif
 #ifdef LINKED                   /* every PE's copy is its home's frame (one host, RDSM_DSM_SAME_HOST=map): */
 #define FX(i,p)  IX(HOME(p),p)  /* fetches and write-backs change nothing, protections alone keep SWMR */
 #else
@@ -62,7 +80,8 @@
 mtype = {
   invalid, shared, modified,                    /* local page states */
   read_req, write_req, read_grant, write_grant, /* requester <-> home */
-  recall, recall_ack, inv, inv_ack              /* home <-> owner / sharers */
+  recall, recall_ack, inv, inv_ack,             /* home <-> owner / sharers */
+  hand_over                                     /* owner -> home: give the page to PE a */
 };
 
 /* ---- PE side ------------------------------------------------------------------------------- */
@@ -72,6 +91,8 @@ byte  hver[NPE*NPG];    /* have_version: version of PE i's shared copy of page p
 bit   waiting[NPE];     /* PE i's application is blocked on a grant (one outstanding request) */
 bit   excl[NPE*NPG];    /* exclusive: PE i owns page p (the directory says so) but holds it shared */
 bit   asked_read[NPE];  /* PE i's outstanding write_req was asked for by a read */
+bit   pend[NPE];        /* PE i has a request of its own out (its grant not applied yet) */
+byte  over[NPE*NPG];    /* the version PE i's ownership of page p began with (its write_grant's) */
 #ifdef RACY_GRANT
 mtype gm[NPE]; byte gp[NPE], ga[NPE], gb[NPE];  /* the grant, handed by the handler to the app */
 #endif
@@ -92,6 +113,7 @@ typedef dir_t {
   byte  hv;             /*   requester's have_version */
   byte  pend;           /*   acks still awaited (recall_ack and inv_acks) */
   byte  rfrom;          /*   owner recalled in this transaction, NOPE if none */
+  bit   handed;         /*   a hand-over made it (the grant answers no request) */
 }                       /* queue: the waiting requests, see req[] below */
 dir_t dir[NPG];
 
@@ -102,13 +124,13 @@ dir_t dir[NPG];
  *   different PEs (one outstanding each), whose arrival order is arbitrary anyway, so this allows
  *   every FIFO order (and more).
  * down[IX(i,p)]: FIFO from page p's home to PE i (the home's local queue when i is the home):
- *   read_grant(a=version), write_grant(b=current), recall(a=keep), inv.
+ *   read_grant(a=version), write_grant(b=current; -DHANDOVER: a=2*version+handed), recall(a=keep), inv.
  *   At most 2 in flight: a grant, then the recall or inv of the next transaction.
  * recall_ack, inv_ack: delivered to the home in the same step as they are sent (deliver_ack). While
  *   an ack is in flight the home's page is busy, so its delivery commutes with every other step:
  *   delivering it at once loses no behaviour, and saves the states with acks in flight. */
-chan req[NPE]      = [1] of { mtype, byte, byte };          /* kind, page, have_version */
-chan down[NPE*NPG] = [2] of { mtype, byte, byte };          /* type, a, b */
+chan req[NPE]      = [1] of { mtype, byte, byte, byte };    /* kind, page, have_version or version, to */
+chan down[NPE*NPG] = [DOWN] of { mtype, byte, byte };       /* type, a, b */
 
 /* Every change of a local state goes through set_st, which checks the invariant on the spot; the
  * invariants depend on st[] only, so this checks them in every reachable state. */
@@ -136,19 +158,27 @@ inline apply_grant(i, m, p, a, b) {
        fi;
        hver[IX(i,p)] = a;
        set_st(i, p, shared)
-  :: m == write_grant ->
+  /* the grant of the owner's own request, answered after a hand-over made it the owner: it may have
+   * written since, so it stays modified (held exclusive, a recall would take it without its writes) */
+  :: m == write_grant && st[IX(i,p)] == modified ->
+       if :: a % 2 == 0 -> asked_read[i] = 0 :: else fi
+  :: m == write_grant && st[IX(i,p)] != modified ->
        if
        :: i != HOME(p) && !b -> frame[FX(i,p)] = frame[FX(HOME(p),p)]
        :: else
        fi;
        hver[IX(i,p)] = NOVER;
+#ifdef HANDOVER
+       over[IX(i,p)] = a / 2;
+#endif
        if
-       :: asked_read[i] -> excl[IX(i,p)] = 1; set_st(i, p, shared)
-       :: asked_read[i] -> set_st(i, p, modified)   /* opened writable (a home on this host) */
-       :: else -> set_st(i, p, modified)
+       :: asked_read[i] || a % 2 -> excl[IX(i,p)] = 1; set_st(i, p, shared)
+       :: asked_read[i] || a % 2 -> excl[IX(i,p)] = 0; set_st(i, p, modified)   /* opened (a home on this host) */
+       :: else -> excl[IX(i,p)] = 0; set_st(i, p, modified)
        fi;
-       asked_read[i] = 0
-  fi
+       if :: a % 2 == 0 -> asked_read[i] = 0 :: else fi
+  fi;
+  if :: !(m == write_grant && a % 2) -> pend[i] = 0 :: else fi   /* a handed grant answers no request */
 }
 
 /* ---- home: one transaction per page -------------------------------------------------------
@@ -157,11 +187,13 @@ inline apply_grant(i, m, p, a, b) {
  * inv to every sharer other than r. The recall and the invs go out together. */
 inline start_txn(p, m, r, rhv) {
   dir[p].busy = 1; dir[p].kind = m; dir[p].req = r; dir[p].hv = rhv;
-  dir[p].rfrom = NOPE;
+  dir[p].rfrom = NOPE; dir[p].handed = 0;
   /* The home's copy is its frame, which a remote owner's writes bypass until a recall: on a remote
-   * write request the home drops its own shared access at once (space::home_begin). */
+   * write request the home drops its own shared access at once (space::home_begin), unless a request of
+   * its own is out (-DHANDOVER: a handed grant came first): its grant, on its way, would open the page
+   * again, so the home is then invalidated as a sharer, by a message after that grant. */
   if
-  :: m == write_req && r != HOME(p) && st[IX(HOME(p), p)] == shared ->
+  :: m == write_req && r != HOME(p) && st[IX(HOME(p), p)] == shared && !pend[HOME(p)] ->
        set_st(HOME(p), p, invalid);
        dir[p].sharers = dir[p].sharers & ~BIT(HOME(p))
   :: else
@@ -196,7 +228,7 @@ inline start_txn(p, m, r, rhv) {
  * nothing was recalled. */
 inline finish_txn(p) {
   if
-  :: dir[p].kind == read_req ->
+  :: dir[p].kind == read_req && dir[p].owner != dir[p].req ->
        if
        :: dir[p].rfrom != NOPE -> dir[p].sharers = dir[p].sharers | BIT(dir[p].rfrom)
        :: else
@@ -204,14 +236,19 @@ inline finish_txn(p) {
        dir[p].owner = NOPE;
        dir[p].sharers = dir[p].sharers | BIT(dir[p].req);
        down[IX(dir[p].req, p)]!read_grant, dir[p].version, 0
-  :: dir[p].kind == write_req ->
-       dir[p].owner = dir[p].req;
+  :: else ->  /* a write, or a read by the owner (which stays the owner) */
+#ifdef HANDOVER
+       a = dir[p].version * 2 + dir[p].handed;
+#else
        a = 0;
-       dir[p].sharers = 0;
+#endif
        b = (dir[p].hv != NOVER && dir[p].hv == dir[p].version && dir[p].rfrom == NOPE);
+       if :: dir[p].owner == dir[p].req -> b = 1 :: else fi;
+       dir[p].owner = dir[p].req;
+       dir[p].sharers = 0;
        down[IX(dir[p].req, p)]!write_grant, a, b
   fi;
-  dir[p].busy = 0; dir[p].kind = 0; dir[p].req = 0; dir[p].hv = 0; dir[p].rfrom = 0
+  dir[p].busy = 0; dir[p].kind = 0; dir[p].req = 0; dir[p].hv = 0; dir[p].rfrom = 0; dir[p].handed = 0
 }
 
 /* The home receives recall_ack or inv_ack for page p: a recall_ack means the recalled owner has
@@ -233,15 +270,32 @@ end_idle:
     :: down[IX(me, 0)]?m, a, b -> p = 0
     :: down[IX(me, 1)]?m, a, b -> p = 1
     /* home side: a waiting request for my page, taken when no transaction is in progress */
-    :: me < NPG && !dir[me].busy && req[0]?[m, eval(me), a] -> req[0]?m, p, a; src = 0
-    :: me < NPG && !dir[me].busy && req[1]?[m, eval(me), a] -> req[1]?m, p, a; src = 1
-    :: me < NPG && !dir[me].busy && req[2]?[m, eval(me), a] -> req[2]?m, p, a; src = 2
+    :: me < NPG && !dir[me].busy && req[0]?[m, eval(me), a, b] -> req[0]?m, p, a, b; src = 0
+    :: me < NPG && !dir[me].busy && req[1]?[m, eval(me), a, b] -> req[1]?m, p, a, b; src = 1
+    :: me < NPG && !dir[me].busy && req[2]?[m, eval(me), a, b] -> req[2]?m, p, a, b; src = 2
     fi;
     if
     /* home: start the request's transaction; finish it at once if there is nobody to wait for */
     :: m == read_req || m == write_req ->
          start_txn(p, m, src, a);
          if :: dir[p].pend == 0 -> finish_txn(p) :: else fi
+    /* home: a hand-over from the owner makes PE a the owner, as a write request of a would; from a PE
+     * the page was taken from since, it is dropped */
+#ifdef BUG_STALE_HANDOVER
+    :: m == hand_over && dir[p].owner == src ->
+#else
+    :: m == hand_over && dir[p].owner == src && dir[p].version == a ->
+#endif
+         dir[p].owner = NOPE;
+         dir[p].version++;                /* the giver wrote the page back */
+         start_txn(p, write_req, b, NOVER);
+         dir[p].handed = 1;
+         if :: dir[p].pend == 0 -> finish_txn(p) :: else fi
+#ifdef BUG_STALE_HANDOVER
+    :: m == hand_over && dir[p].owner != src -> skip
+#else
+    :: m == hand_over && (dir[p].owner != src || dir[p].version != a) -> skip
+#endif
     /* requester: apply the grant here, in message order, then wake the application */
     :: m == read_grant || m == write_grant ->
 #ifdef RACY_GRANT
@@ -321,14 +375,18 @@ inline access(me, p, w) {
        break
   :: READY(me) && MISS(me,p,w) && tries == MAXTRY ->
        break
-  :: READY(me) && MISS(me,p,w) && tries < MAXTRY ->
+  /* woken by a handed grant of another page, its own request still out: sleeps until a grant again */
+  :: READY(me) && MISS(me,p,w) && tries < MAXTRY && pend[me] ->
+       waiting[me] = 1
+  :: READY(me) && MISS(me,p,w) && tries < MAXTRY && !pend[me] ->
        tries++;
        waiting[me] = 1;
+       pend[me] = 1;
        if
-       :: !w -> req[me]!read_req, p, 0
-       :: !w -> asked_read[me] = 1; req[me]!write_req, p, NOVER    /* read-modify-write guessed */
-       :: w && st[IX(me,p)] == shared && !excl[IX(me,p)] -> req[me]!write_req, p, hver[IX(me,p)]
-       :: w && st[IX(me,p)] != shared -> req[me]!write_req, p, NOVER
+       :: !w -> req[me]!read_req, p, 0, 0
+       :: !w -> asked_read[me] = 1; req[me]!write_req, p, NOVER, 0    /* read-modify-write guessed */
+       :: w && st[IX(me,p)] == shared && !excl[IX(me,p)] -> req[me]!write_req, p, hver[IX(me,p)], 0
+       :: w && st[IX(me,p)] != shared -> req[me]!write_req, p, NOVER, 0
        fi
 #ifdef RACY_GRANT
   /* the variant: the woken application applies the grant itself, after the handler moved on */
@@ -340,12 +398,47 @@ inline access(me, p, w) {
 }
 
 /* Sequential mode: nops accesses, each a load or a store of either page. */
+#ifdef HANDOVER
+/* The unlock of a lock whose next holder is PE t: a page this PE holds modified, with no request of its
+ * own out, is given up (written back, no access left) and handed to t through the home. */
+inline hand_over_page(me, p, t) {
+  excl[IX(me,p)] = 0;
+  set_st(me, p, invalid);
+  if
+  :: me != HOME(p) -> frame[FX(HOME(p),p)] = frame[FX(me,p)]
+  :: else
+  fi;
+  req[me]!hand_over, p, over[IX(me,p)], t
+}
+#ifdef BUG_HANDOVER_PENDING
+#define MAY_HAND(me,p) (!waiting[me] && st[IX(me,p)] == modified && nfull(req[me]))
+#else
+#define MAY_HAND(me,p) (!waiting[me] && !pend[me] && st[IX(me,p)] == modified && nfull(req[me]))
+#endif
+#endif
+
 proctype app(byte me; byte nops) {
-  byte n, p, tries; bit w;
+  byte n, p, q, tries, h; bit w;
   for (n : 1 .. nops) {
+#ifdef HANDOVER
+    /* (q: the page accessed, which the unlock below may hand over) */
+    atomic { if :: p = 0 :: p = 1 fi; q = p; if :: w = 0 :: w = 1 fi; access(me, p, w) }
+#else
     atomic { if :: p = 0 :: p = 1 fi; if :: w = 0 :: w = 1 fi; access(me, p, w) }
+#endif
+#ifdef HANDOVER
+    /* the unlock after the access: its page may go on, to the next PE (the lock's queue) */
+    atomic {
+      if
+      :: h < HANDOVERS && MAY_HAND(me, q) -> hand_over_page(me, q, (me + 1) % NPE); h++
+      :: true
+      fi;
+      q = 0
+    }
+#endif
   }
-  finished++
+  /* done once the grant of a request of its own still out (a handed grant woke it) is in */
+  atomic { !pend[me]; finished++ }
 }
 
 init {
@@ -367,7 +460,10 @@ init {
   }
   /* Each transaction ends with a grant its requester waits for, so once every application is done
    * the protocol is quiescent, and the authoritative copy must hold the last value written. */
-  finished == NPE;
+  /* (-DHANDOVER: a handed grant wakes no one who waits for it, so it may still be on its way when every
+   * application is done: the check also waits until nothing is in flight) */
+  (finished == NPE && len(down[0]) + len(down[1]) + len(down[2]) + len(down[3]) + len(down[4]) + len(down[5]) +
+   len(req[0]) + len(req[1]) + len(req[2]) == 0);
   atomic {
     for (p : 0 .. NPG-1) {
       assert(!dir[p].busy);

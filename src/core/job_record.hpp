@@ -15,7 +15,7 @@ namespace rdsm::detail {
 
 /// The version of everything whose layout crosses PEs: bootstrap records, the runtime's internal words,
 /// DSM protocol messages, directory and notice words, heap metadata. Raise it when one changes.
-inline constexpr uint32_t wire_layout_version = 3;  // 3: the job record's settings of collectives
+inline constexpr uint32_t wire_layout_version = 4;  // 4: the DSM message hand_over; 3: the job record's settings of collectives
 
 /// One PE's record: fixed-width fields only, no padding, the same bytes on every architecture.
 struct job_record {

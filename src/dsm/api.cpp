@@ -61,7 +61,7 @@ rdsm_dsm_lock_t* rdsm_dsm_lock_create(void) noexcept {
 void rdsm_dsm_lock(rdsm_dsm_lock_t* lock) noexcept {
   space& s = space::ensure("rdsm_dsm_lock");
   queue_lock_acquire("rdsm_dsm_lock", checked_lock("rdsm_dsm_lock", lock));
-  s.acquire();
+  s.lock_taken();
 }
 
 void rdsm_dsm_unlock(rdsm_dsm_lock_t* lock) noexcept {
@@ -69,7 +69,7 @@ void rdsm_dsm_unlock(rdsm_dsm_lock_t* lock) noexcept {
   queue_lock* q = checked_lock("rdsm_dsm_unlock", lock);
   queue_lock_check_held("rdsm_dsm_unlock", q);
   s.release();
-  queue_lock_release("rdsm_dsm_unlock", q);
+  queue_lock_release("rdsm_dsm_unlock", q, [](int next) { space::get()->lock_passing(next); });
 }
 
 void rdsm_dsm_lock_destroy(rdsm_dsm_lock_t* lock) noexcept {

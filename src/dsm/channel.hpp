@@ -33,7 +33,6 @@ struct channel_layout {
   uint64_t bytes(int n_pes) const { return 128 + static_cast<uint64_t>(n_pes) * ring_bytes(); }
   struct slot {
     message m;
-    uint32_t pad;
   };
 };
 

@@ -24,6 +24,25 @@ void space::acquire() {
   lazy_->acquire();
 }
 
+void space::lock_taken() {
+  if (release_mode_) {
+    acquire();
+    return;
+  }
+  std::atomic_thread_fence(std::memory_order_seq_cst);
+  // Pages handed over with the lock came (on one host) before the hand-off itself: applied now, they are
+  // found open instead of faulting.
+  serve_while_waiting();
+  std::lock_guard<state_mutex> lock(mu_);
+  seq_->begin_hold();
+}
+
+void space::lock_passing(int to) {
+  if (release_mode_) return;
+  std::lock_guard<state_mutex> lock(mu_);
+  hand_over_locked(to);
+}
+
 void space::barrier() {
   release();
   barrier_all();

@@ -95,6 +95,11 @@ class space final : private sequential_port {
   void release();
   void acquire();
   void barrier();
+  /// A DSM lock was taken (after the queue lock, for its acquire) or passes to PE `to` (before the queue
+  /// lock's hand-off, after the release; no_pe: it is free). Sequential mode hands the pages written under
+  /// the lock over to its next holder with it (sequential_protocol::hand_over).
+  void lock_taken();
+  void lock_passing(int to);
   bool release_mode() const { return release_mode_; }
 
   // Faults (fault.cpp): called by the signal handler on the faulting thread; returns when the access may
@@ -125,6 +130,7 @@ class space final : private sequential_port {
   bool upgrade_exclusive(uint32_t page);
   bool serve();
   bool serve_locked();  // under mu_; whether it handled a message or a fault
+  void hand_over_locked(int to);  // under mu_: sequential_protocol::hand_over and its messages
   bool has_work() const;
   /// A thread of this PE stops polling its mail: mail that came without a wake-up, and messages kept for
   /// later, are then the progress thread's, which is woken for them.
@@ -148,6 +154,7 @@ class space final : private sequential_port {
   bool home_near(uint32_t page) const override;
   void opening_on_guess(uint32_t page) override;
   bool write_back_changed(uint32_t page) override;
+  bool written_since_opened(uint32_t page) override;
   /// Decides the home of a first-touch page: a claim at its manager (also the release protocol's).
   void resolve_home(uint32_t page) override;
   void granted(uint32_t page) override;

@@ -87,7 +87,7 @@ void queue_lock_check_held(const char* fn, const queue_lock* lock) {
           runtime::get().my_pe());
 }
 
-void queue_lock_release(const char* fn, queue_lock* lock) {
+void queue_lock_release(const char* fn, queue_lock* lock, void (*passing)(int pe)) {
   const int me = runtime::get().my_pe();
   queue_lock_check_held(fn, lock);
   quiet();  // everything done under the lock is complete before the next holder enters
@@ -96,12 +96,14 @@ void queue_lock_release(const char* fn, queue_lock* lock) {
     const uint64_t self = static_cast<uint64_t>(me) + 1;
     if (atomic(fn, amo_op::cswap, &lock->tail, 8, 0, self, static_cast<int>(lock->home)) == self) {
       __atomic_store_n(&lock->held, 0, __ATOMIC_RELEASE);  // the node is free again
+      if (passing != nullptr) passing(-1);
       return;
     }
     // A PE swapped itself in behind this one and is about to link: wait for it.
     backoff b;
     while ((next = load_own(&lock->next)) == 0) b.pause();
   }
+  if (passing != nullptr) passing(static_cast<int>(next - 1));
   atomic(fn, amo_op::set, &lock->waiting, 8, 0, 0, static_cast<int>(next - 1));
   quiet();
   __atomic_store_n(&lock->held, 0, __ATOMIC_RELEASE);

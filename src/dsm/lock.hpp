@@ -25,7 +25,9 @@ static_assert(sizeof(queue_lock) == 64, "queue_lock must have one layout on ever
 queue_lock* queue_lock_create(const char* fn);
 void queue_lock_destroy(const char* fn, queue_lock* lock);
 void queue_lock_acquire(const char* fn, queue_lock* lock);
-void queue_lock_release(const char* fn, queue_lock* lock);
+/// `passing` (may be null) is called once the lock's fate is known, with the PE it goes to next, before that
+/// PE can take it, or with no_pe (-1) after it was freed.
+void queue_lock_release(const char* fn, queue_lock* lock, void (*passing)(int pe));
 /// Ends the job with one line unless this PE holds `lock` (release does it too; an unlock checks first,
 /// before the DSM's release).
 void queue_lock_check_held(const char* fn, const queue_lock* lock);

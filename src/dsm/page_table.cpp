@@ -30,7 +30,8 @@ page_table::page_table(char* view, int view_fd, char* frames, char* twins, uint3
     : view_(view), view_fd_(view_fd), frames_(frames), twins_(twins), n_pages_(n_pages), shift_(shift),
       states_(std::make_unique<std::atomic<page_state>[]>(n_pages)), homes_(n_pages, no_pe),
       advice_(n_pages, RDSM_DSM_DEFAULT), shared_(n_pages, 0), copied_(n_pages, 0),
-      max_runs_(max_map_count() / 4), share_budget_(max_runs_) {
+      max_runs_(max_map_count() / 4), share_budget_(max_runs_), churn_(n_pages, churn_none),
+      isolate_budget_(max_map_count() / 8) {
   if (twins_ != nullptr) twin_slots_.assign(n_pages, 0);
 }
 
@@ -98,6 +99,7 @@ void page_table::apply(uint32_t page, uint32_t n, page_state s) {
   if (!keep_home_maps_ &&
       std::find(shared_.begin() + page, shared_.begin() + page + n, uint8_t{1}) != shared_.begin() + page + n)
     map_own(page, n);
+  isolate_churning(page, n);
   // mprotect, also for pages never opened: their first access then takes a minor fault (2-4 us here), which
   // costs less than mapping them again with their entries filled (a read fault's page opened by mmap with
   // MAP_POPULATE: 9-36 us in a traced run, 11 us alone against 4-7 us for mprotect and the first access).
@@ -107,7 +109,22 @@ void page_table::apply(uint32_t page, uint32_t n, page_state s) {
   set_states(page, n, s);
 }
 
+void page_table::isolate_churning(uint32_t page, uint32_t n) {
+  constexpr uint32_t longest = 16;  // longer runs change together (a whole row): rarely split
+  if (n > longest || churn_[page] == churn_isolated) return;
+  if (churn_[page] == churn_none || isolate_budget_ == 0 ||
+      std::find(churn_.begin() + page, churn_.begin() + page + n, uint8_t{churn_isolated}) != churn_.begin() + page + n) {
+    std::fill_n(churn_.begin() + page, n, uint8_t{churn_once});
+    return;
+  }
+  // A failure (a kernel without the advice) only leaves the pages as they were.
+  if (madvise(view(page), static_cast<size_t>(n) << shift_, MADV_NOHUGEPAGE) != 0) return;
+  --isolate_budget_;
+  std::fill_n(churn_.begin() + page, n, uint8_t{churn_isolated});
+}
+
 bool page_table::map_view(uint32_t page, uint32_t n, int prot, int file, bool fill) {
+  std::fill_n(churn_.begin() + page, n, uint8_t{churn_none});  // a new mapping: the advice is gone
   void* at = mmap(view(page), static_cast<size_t>(n) << shift_, prot, MAP_SHARED | MAP_FIXED | (fill ? MAP_POPULATE : 0),
                   file, static_cast<off_t>(frame_offset(page)));
   return at != MAP_FAILED;

@@ -133,6 +133,18 @@ bool space::serve_locked() {
   return did;
 }
 
+void space::hand_over_locked(int to) {
+  // The pages' protections change in one round, before the messages that tell their homes leave; a
+  // hand-over to this PE's own home is handled here, so its grant leaves before the lock does.
+  pages_->gather(true);
+  seq_->hand_over(to);
+  do serve_faults();
+  while (seq_->drain_self());
+  flush_protections();
+  pages_->gather(false);
+  deferred_size_.store(seq_->deferred(), std::memory_order_release);
+}
+
 void space::on_message(int from, const void* data, size_t n) {
   if (n != sizeof(message)) fatal("dsm: malformed protocol message of %zu bytes from PE %d", n, from);
   incoming in{from, {}};
@@ -254,12 +266,16 @@ void space::opening_on_guess(uint32_t page) {
   if (pages_->from_home(page)) std::memcpy(frame(page), mem_->at(home(page), frame_offset(page)), page_size_);
 }
 
+bool space::written_since_opened(uint32_t page) {
+  // A linked copy's snapshot is in this PE's own frame; a copy of its own started equal to the home's frame.
+  const char* home_frame = mem_->at(home(page), frame_offset(page));
+  return home_frame == nullptr || std::memcmp(home_frame, frame(page), page_size_) != 0;
+}
+
 bool space::write_back_changed(uint32_t page) {
   if (pages_->gathered(page, 1)) flush_protections();  // no store slips in after the comparison
-  const char* home_frame = mem_->at(home(page), frame_offset(page));
-  if (pages_->from_home(page)) return home_frame == nullptr || std::memcmp(home_frame, frame(page), page_size_) != 0;
-  if (home_frame != nullptr && std::memcmp(home_frame, frame(page), page_size_) == 0) return false;
-  write_back(page);
+  if (!written_since_opened(page)) return false;
+  write_back(page);  // (nothing moves for a linked copy)
   return true;
 }
 

@@ -12,7 +12,8 @@ namespace rdsm::detail::dsm {
 
 const char* msg_name(msg_kind k) {
   static const char* const names[] = {"read_req", "write_req",  "recall",     "recall_ack",
-                                      "inv",      "inv_ack",    "read_grant", "write_grant"};
+                                      "inv",      "inv_ack",    "read_grant", "write_grant",
+                                      "hand_over"};
   return names[static_cast<int>(k)];
 }
 
@@ -142,7 +143,8 @@ void sequential_protocol::handle(int from, const message& m) {
   std::atomic_thread_fence(std::memory_order_acquire);
   switch (m.kind) {
     case msg_kind::read_req:
-    case msg_kind::write_req: home_request(from, m); break;
+    case msg_kind::write_req:
+    case msg_kind::hand_over: home_request(from, m); break;
     case msg_kind::recall: on_recall(from, m); break;
     case msg_kind::inv: {
       guess_[m.page] = not_guessed;  // (an owner is recalled, never invalidated: for safety only)
@@ -210,7 +212,11 @@ void sequential_protocol::send_request(uint32_t page, bool take_ownership) {
 
 void sequential_protocol::on_grant(const message& m) {
   const uint32_t page = m.page;
-  pending_[page] = 0;
+  // A page handed over with a lock answers no request of this PE: one of its own may still be on its way
+  // (the home answers it as a request of the owner), and until its grant comes the page stays here
+  // (hand_over skips pages with a request out, whose grant would otherwise find them given away).
+  const bool handed = m.handed != 0;
+  if (!handed) pending_[page] = 0;
   const bool at_home = pages_.home(page) == my_pe_;
   if (m.kind == msg_kind::read_grant) {
     guess_[page] = not_guessed;
@@ -221,17 +227,34 @@ void sequential_protocol::on_grant(const message& m) {
     port_.granted(page);
     return;
   }
+  if (pages_.state(page) == page_state::modified) {
+    // The grant of a request of this PE, which a hand-over made the owner before the home answered it: the
+    // page may be written since (its guess, if opened, still tells), so it stays as it is. Held exclusive
+    // instead, a recall would take it without its writes.
+    if (!handed) asked_read_[page] = 0;
+    versions_[page] = m.version;
+    port_.granted(page);
+    return;
+  }
   if (!at_home && m.current == 0) port_.fetch(page);
+  // A page another writer changed since this PE's copy, taken while a thread of this PE holds a DSM lock,
+  // or handed over with the lock, may go on with the lock (hand_over).
+  if (handed || (noting_ && m.version != versions_[page])) note(page);
   versions_[page] = m.version;
-  // Asked for by a read (read-modify-write). With the home on this host the page opens writable at once: the
-  // write that follows needs no fault, and should it not come, the recall finds the page equal to the home's
-  // copy. Otherwise it stays read-only until this PE writes (upgrade), so that a recall knows without a copy.
-  if (asked_read_[page] == 0)
+  // Asked for by a read (read-modify-write), or handed over with a lock, not asked for at all. With the home
+  // on this host the page opens writable at once: the write that follows needs no fault, and should it not
+  // come, the recall finds the page equal to the home's copy. Otherwise it stays read-only until this PE
+  // writes (upgrade), so that a recall knows without a copy.
+  // A home opens a page handed to it at once too: it has nothing to write back, and its next hand-over
+  // passes the page on as written (one hop at most for a page nobody writes: the next PE compares).
+  if (asked_read_[page] == 0 && !handed)
     guess_[page] = not_guessed;
+  else if (at_home ? handed : port_.home_near(page))
+    guess_[page] = guessed_open;
   else
-    guess_[page] = !at_home && port_.home_near(page) ? guessed_open : guessed_read_only;
+    guess_[page] = guessed_read_only;
   if (guess_[page] == guessed_open) port_.opening_on_guess(page);
-  asked_read_[page] = 0;
+  if (!handed) asked_read_[page] = 0;
   pages_.protect(page, 1, guess_[page] == guessed_read_only ? page_state::shared : page_state::modified);
   port_.granted(page);
 }
@@ -266,11 +289,53 @@ void sequential_protocol::on_recall(int from, const message& m) {
   send(from, message{.kind = msg_kind::recall_ack, .page = page});
 }
 
+// ---- lock hand-offs ----
+
+namespace {
+// Pages that go on with one lock hand-off at most: a lock guards a few pages (a histogram's bins, a queue's
+// head); more would make every hand-off a long run of protections for pages the next holder may not touch.
+constexpr size_t hand_over_max = 8;
+}  // namespace
+
+void sequential_protocol::note(uint32_t page) {
+  if (handing_.size() < hand_over_max && std::find(handing_.begin(), handing_.end(), page) == handing_.end())
+    handing_.push_back(page);
+}
+
+size_t sequential_protocol::hand_over(int to) {
+  noting_ = false;
+  size_t n = 0;
+  for (const uint32_t page : handing_) {
+    if (to == no_pe || pages_.state(page) != page_state::modified || pending_[page] != 0 ||
+        held_[page].load(std::memory_order_acquire) != 0)
+      continue;  // not written here (exclusive, or taken away since), or wanted by a thread of this PE now
+    const bool home = pages_.home(page) == my_pe_;
+    // Opened on a guess and never written: the next holder would not want it either.
+    if (guess_[page] == guessed_open && !home && !port_.written_since_opened(page)) continue;
+    guess_[page] = not_guessed;
+    // Access goes first, so no store slips in after the copy; then the copy reaches the home.
+    pages_.protect(page, 1, page_state::invalid);
+    if (!home) port_.write_back(page);
+    send(pages_.home(page), message{.kind = msg_kind::hand_over,
+                                    .page = page,
+                                    .version = versions_[page],
+                                    .to = static_cast<uint32_t>(to)});
+    ++n;
+  }
+  handing_.clear();
+  return n;
+}
+
 // ---- home side ----
 
 void sequential_protocol::home_request(int from, const message& m) {
   stats_.requests_served.fetch_add(1, std::memory_order_relaxed);
   request r{m.kind, from, m.version, m.current != 0};
+  if (m.kind == msg_kind::hand_over) {
+    if (m.to >= static_cast<uint32_t>(n_pes_))
+      fatal("dsm: hand_over of page %u to PE %u from PE %d: no such PE (protocol error)", m.page, m.to, from);
+    r = request{msg_kind::write_req, static_cast<int>(m.to), m.version, false, from};  // (version: the sender's)
+  }
   auto it = busy_.find(m.page);
   if (it != busy_.end()) {
     queued_[m.page].push_back(r);
@@ -282,6 +347,18 @@ void sequential_protocol::home_request(int from, const message& m) {
 
 void sequential_protocol::home_begin(uint32_t page) {
   transaction& t = busy_[page];
+  if (t.req.handed_by != no_pe) {
+    // A hand-over: its sender gave the page up and wrote it back before telling. Unless the page was
+    // taken from it since (the hand-over raced with a recall, which found it without access; the sender
+    // may even own it again, from a later grant: then the version differs, since every change of owner
+    // bumps it), it goes to the next holder of the lock as if that PE had asked for it.
+    if (owner_[page] != t.req.handed_by || dir_version_[page] != t.req.version) {
+      home_next(page);
+      return;
+    }
+    owner_[page] = no_pe;
+    ++dir_version_[page];
+  }
   const int from = t.req.from;
   const int32_t o = owner_[page];
   if (o >= 0 && o != from) {
@@ -289,9 +366,13 @@ void sequential_protocol::home_begin(uint32_t page) {
     ++t.acks;
     t.recalled = true;
   }
-  if (t.req.kind == msg_kind::write_req && from != my_pe_ && pages_.state(page) == page_state::shared) {
+  if (t.req.kind == msg_kind::write_req && from != my_pe_ && pages_.state(page) == page_state::shared &&
+      pending_[page] == 0) {
     // The home's copy is its frame, which the new owner's writes bypass until they come back by a recall:
-    // the home drops its own access here, so a readable home page is always current.
+    // the home drops its own access here, so a readable home page is always current. Not with a request
+    // of its own out (a page handed over with a lock came first): the grant of that request, queued to
+    // itself, would open the page again after this; the home is then invalidated as any sharer is, by a
+    // message that follows its grant.
     pages_.protect(page, 1, page_state::invalid);
     set_sharer(page, my_pe_, false);
     stats_.invalidations.fetch_add(1, std::memory_order_relaxed);
@@ -315,9 +396,11 @@ void sequential_protocol::home_ack(uint32_t page, bool bump) {
 
 void sequential_protocol::home_complete(uint32_t page) {
   const transaction t = busy_[page];
-  busy_.erase(page);
   const int from = t.req.from;
-  if (t.req.kind == msg_kind::read_req) {
+  // A request from the page's owner (it asked before a hand-over made it the owner) keeps it the owner,
+  // with its copy, the newest there is.
+  const bool from_owner = owner_[page] == from;
+  if (t.req.kind == msg_kind::read_req && !from_owner) {
     if (t.recalled) {
       set_sharer(page, owner_[page], true);
       owner_[page] = no_pe;
@@ -327,10 +410,16 @@ void sequential_protocol::home_complete(uint32_t page) {
   } else {
     clear_sharers(page);  // they were invalidated
     message g{.kind = msg_kind::write_grant, .page = page, .version = dir_version_[page]};
-    g.current = t.req.has_copy && t.req.version == dir_version_[page] ? 1 : 0;
+    g.current = from_owner || (t.req.has_copy && t.req.version == dir_version_[page]) ? 1 : 0;
+    g.handed = t.req.handed_by != no_pe ? 1 : 0;
     owner_[page] = from;
     send(from, g);
   }
+  home_next(page);
+}
+
+void sequential_protocol::home_next(uint32_t page) {
+  busy_.erase(page);
   auto q = queued_.find(page);
   if (q != queued_.end()) {
     request next = q->second.front();

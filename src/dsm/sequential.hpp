@@ -31,6 +31,9 @@ class sequential_port {
   /// Copies this PE's frame of the page into its home's frame, complete at return (nothing to do for a
   /// copy that is the home's frame).
   virtual void write_back(uint32_t page) = 0;
+  /// For a page opened on a guess: whether it was written since (its frame differs from the home's, or a
+  /// linked copy from its snapshot). Compares only.
+  virtual bool written_since_opened(uint32_t page) = 0;
   /// Whether the page's home is on this host (its frame mapped here: comparing with it costs a few loads).
   virtual bool home_near(uint32_t page) const = 0;
   /// The page (home near) opens writable on a read's guess, before any store: a copy that is the home's
@@ -66,6 +69,16 @@ class sequential_protocol {
   /// and returns true; false when the page is not so held.
   bool upgrade(uint32_t page);
 
+  // ---- lock hand-offs ----
+  /// A thread of this PE took a DSM lock: pages this PE takes from another writer from now on, and pages
+  /// handed to it with a lock, are candidates to go on with the lock.
+  void begin_hold() { noting_ = true; }
+  /// The lock goes to PE `to` (another PE) next: each candidate this PE still holds written is given up
+  /// here (access removed, written back) and its home is told to make `to` its owner, so that `to` finds
+  /// it writable instead of faulting and recalling it from here. Returns how many went. `to` = no_pe: the
+  /// lock is free; the candidates are forgotten.
+  size_t hand_over(int to);
+
   // ---- messages ----
   /// Handles a message from PE `from` (this PE's own come through drain_self), or keeps it for later when
   /// it would take a page from a thread that has not run its access yet (hold).
@@ -96,6 +109,7 @@ class sequential_protocol {
     int from;
     uint32_t version;
     bool has_copy;
+    int handed_by = no_pe;  // a hand_over from this (former) owner, made a write_req of `from`
   };
   struct transaction {
     request req;
@@ -112,6 +126,8 @@ class sequential_protocol {
   void home_begin(uint32_t page);
   void home_ack(uint32_t page, bool bump);
   void home_complete(uint32_t page);
+  void home_next(uint32_t page);
+  void note(uint32_t page);
   void on_recall(int from, const message& m);
   void on_grant(const message& m);
   bool is_sharer(uint32_t page, int pe) const;
@@ -139,6 +155,9 @@ class sequential_protocol {
   std::vector<uint8_t> rmw_;
   std::vector<uint8_t> asked_read_;
   std::vector<uint8_t> guess_;
+  // Lock hand-offs: the candidates noted since the last hand-off (at most hand_over_max).
+  bool noting_ = false;
+  std::vector<uint32_t> handing_;
   // Directory (meaningful for pages this PE is home of)
   std::vector<int32_t> owner_;
   std::vector<uint32_t> dir_version_;

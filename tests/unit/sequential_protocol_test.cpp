@@ -50,6 +50,7 @@ class fake_port final : public sequential_port {
   bool home_near(uint32_t) const override { return near; }
   void opening_on_guess(uint32_t) override {}
   bool write_back_changed(uint32_t page) override;
+  bool written_since_opened(uint32_t page) override;
   std::vector<uint32_t> grants;
   int fetches = 0, write_backs = 0;
   bool near = false;  // every home counts as on this host (its frame compared before a write-back)
@@ -151,10 +152,14 @@ void fake_port::write_back(uint32_t page) {
   ++write_backs;
 }
 
-bool fake_port::write_back_changed(uint32_t page) {
+bool fake_port::written_since_opened(uint32_t page) {
   EXPECT_TRUE(near) << "compared with a home that is not near";
   const int h = w_.at(me_).pages.home(page);
-  if (std::memcmp(w_.frame(h, page), w_.frame(me_, page), page_bytes) == 0) return false;
+  return std::memcmp(w_.frame(h, page), w_.frame(me_, page), page_bytes) != 0;
+}
+
+bool fake_port::write_back_changed(uint32_t page) {
+  if (!written_since_opened(page)) return false;
   write_back(page);
   return true;
 }
@@ -370,4 +375,172 @@ TEST(SequentialProtocol, AnOpenedPageTakenBackUnchangedIsNotWrittenBackAndEndsTh
   EXPECT_TRUE(holds(w.frame(2, 0), 'F'));
   home_writes_then_pe1_reads(w, msg_kind::read_req);  // the guess was wrong: a plain read again
   EXPECT_EQ(w.state(1, 0), page_state::shared);
+}
+
+// ---- lock hand-offs: the pages written under a lock go on with it ----
+
+TEST(SequentialProtocol, ALockHandOffGivesTheWrittenPageToTheNextHolderThroughItsHome) {
+  world w(3);
+  w.at(1).protocol.begin_hold();  // PE 1 takes a lock, then writes page 0 (homed on PE 0)
+  w.fault(1, 0, true);
+  w.run();
+  ASSERT_EQ(w.state(1, 0), page_state::modified);
+  fill(w.frame(1, 0), 'B');
+  EXPECT_EQ(w.at(1).protocol.hand_over(2), 1u);  // the lock goes to PE 2
+  EXPECT_EQ(w.state(1, 0), page_state::invalid) << "the giver keeps no access";
+  EXPECT_TRUE(holds(w.frame(0, 0), 'B')) << "written back before the home is told";
+  EXPECT_EQ(w.in_flight(msg_kind::hand_over), 1u);
+  w.run();
+  // PE 2 did not ask: its grant came with the lock. Its home is not on its host, so the page is held
+  // exclusive: its write upgrades here, no message.
+  EXPECT_EQ(w.at(2).port.grants, std::vector<uint32_t>{0});
+  EXPECT_TRUE(holds(w.frame(2, 0), 'B'));
+  EXPECT_EQ(w.state(2, 0), page_state::shared);
+  EXPECT_TRUE(w.at(2).protocol.upgrade(0));
+  EXPECT_EQ(w.state(2, 0), page_state::modified);
+  fill(w.frame(2, 0), 'C');
+  // The directory knows PE 2 as the owner: a read by the home recalls it.
+  w.fault(0, 0, false);
+  w.run();
+  EXPECT_EQ(w.state(2, 0), page_state::shared);
+  EXPECT_TRUE(holds(w.frame(0, 0), 'C'));
+}
+
+TEST(SequentialProtocol, AHomeHandsItsOwnPageOverAndThePageOpensWritableNearby) {
+  world w(2);
+  for (auto& x : w.pes) x->port.near = true;
+  w.fault(1, 0, true);  // PE 1 writes the page first: the home's later grant is of a changed page
+  w.run();
+  fill(w.frame(1, 0), 'A');
+  w.at(0).protocol.begin_hold();
+  w.fault(0, 0, true);
+  w.run();
+  ASSERT_EQ(w.state(0, 0), page_state::modified);
+  ASSERT_TRUE(holds(w.frame(0, 0), 'A'));
+  fill(w.frame(0, 0), 'H');
+  EXPECT_EQ(w.at(0).protocol.hand_over(1), 1u);
+  w.at(0).protocol.drain_self();  // the home tells itself, and grants before the lock leaves
+  EXPECT_EQ(w.in_flight(msg_kind::write_grant), 1u);
+  w.run();
+  EXPECT_EQ(w.state(1, 0), page_state::modified) << "a home on this host: opened at once, no fault";
+  EXPECT_TRUE(holds(w.frame(1, 0), 'H'));
+  // Written under the lock, it goes back to the home with the next hand-off; the home opens it too.
+  fill(w.frame(1, 0), 'I');
+  w.at(1).protocol.begin_hold();
+  EXPECT_EQ(w.at(1).protocol.hand_over(0), 1u);
+  w.run();
+  w.at(0).protocol.drain_self();
+  EXPECT_EQ(w.state(0, 0), page_state::modified);
+  EXPECT_TRUE(holds(w.frame(0, 0), 'I'));
+}
+
+TEST(SequentialProtocol, APageHandedOverButNotWrittenStaysWhereItIs) {
+  world w(3);
+  for (auto& x : w.pes) x->port.near = true;
+  w.at(1).protocol.begin_hold();
+  w.fault(1, 0, true);
+  w.run();
+  fill(w.frame(1, 0), 'B');
+  ASSERT_EQ(w.at(1).protocol.hand_over(2), 1u);
+  w.run();
+  ASSERT_EQ(w.state(2, 0), page_state::modified);
+  w.at(2).protocol.begin_hold();  // PE 2 holds the lock and leaves the page alone
+  EXPECT_EQ(w.at(2).protocol.hand_over(1), 0u);
+  EXPECT_EQ(w.state(2, 0), page_state::modified);
+  EXPECT_EQ(w.in_flight(msg_kind::hand_over), 0u);
+}
+
+TEST(SequentialProtocol, AHandOverThatCrossesARecallIsDropped) {
+  world w(3);
+  w.at(1).protocol.begin_hold();
+  w.fault(1, 0, true);
+  w.run();
+  fill(w.frame(1, 0), 'B');
+  w.fault(2, 0, true);  // PE 2 asks for the page: the home recalls it from PE 1 ...
+  ASSERT_TRUE(w.step());
+  ASSERT_EQ(w.in_flight(msg_kind::recall), 1u);
+  EXPECT_EQ(w.at(1).protocol.hand_over(0), 1u);  // ... while PE 1 gives it to PE 0 with a lock
+  w.run();
+  EXPECT_EQ(w.state(2, 0), page_state::modified) << "the request that came first wins";
+  EXPECT_TRUE(holds(w.frame(2, 0), 'B'));
+  EXPECT_EQ(w.state(0, 0), page_state::invalid) << "a hand-over from a PE that no longer owns the page is dropped";
+  EXPECT_EQ(w.state(1, 0), page_state::invalid);
+}
+
+TEST(SequentialProtocol, ARequestThatMeetsAHandOverToItsSenderKeepsItsWrites) {
+  world w(3);
+  for (auto& x : w.pes) x->port.near = true;
+  w.at(1).protocol.begin_hold();
+  w.fault(1, 0, true);
+  w.run();
+  fill(w.frame(1, 0), 'B');
+  ASSERT_EQ(w.at(1).protocol.hand_over(2), 1u);
+  w.fault(2, 0, false);  // PE 2 faults before the page it is given arrives
+  ASSERT_TRUE(w.step());  // the home makes PE 2 the owner ...
+  ASSERT_TRUE(w.step());  // ... then serves PE 2's own read: PE 2 stays the owner
+  ASSERT_TRUE(w.step());  // the handed grant: PE 2 writes ...
+  ASSERT_EQ(w.state(2, 0), page_state::modified);
+  fill(w.frame(2, 0), 'D');
+  // ... and keeps the page at its unlock: the grant of its own request, still on its way, would find it
+  // given away and make two owners.
+  w.at(2).protocol.begin_hold();
+  EXPECT_EQ(w.at(2).protocol.hand_over(1), 0u);
+  EXPECT_TRUE(w.at(2).protocol.pending(0));
+  w.run();  // ... and its own grant must not fetch the home's older copy over its writes
+  EXPECT_EQ(w.state(2, 0), page_state::modified);
+  EXPECT_TRUE(holds(w.frame(2, 0), 'D'));
+  EXPECT_FALSE(w.at(2).protocol.pending(0));
+}
+
+TEST(SequentialProtocol, AHandOverFromAnEarlierOwnershipIsDropped) {
+  world w(3);
+  w.at(1).protocol.begin_hold();
+  w.fault(1, 0, true);
+  w.run();
+  fill(w.frame(1, 0), 'B');
+  w.fault(2, 0, true);  // PE 2 asks for the page ...
+  ASSERT_EQ(w.at(1).protocol.hand_over(0), 1u);  // ... while PE 1 gives it to PE 0 with a lock
+  // The hand-over is slow (another path than PE 2's request): it comes after PE 2 got the page and PE 1
+  // took it back again.
+  envelope late{};
+  for (auto e = w.queue.begin(); e != w.queue.end(); ++e)
+    if (e->m.kind == msg_kind::hand_over) {
+      late = *e;
+      w.queue.erase(e);
+      break;
+    }
+  ASSERT_EQ(late.m.kind, msg_kind::hand_over);
+  w.run();
+  ASSERT_EQ(w.state(2, 0), page_state::modified);
+  w.fault(1, 0, true);
+  w.run();
+  ASSERT_EQ(w.state(1, 0), page_state::modified);
+  w.queue.push_back(late);
+  w.run();
+  EXPECT_EQ(w.state(1, 0), page_state::modified) << "PE 1's present ownership is not the one it gave up";
+  EXPECT_EQ(w.state(0, 0), page_state::invalid) << "two owners";
+}
+
+TEST(SequentialProtocol, TheOwnersOwnGrantAfterAHandOverKeepsItsWritesFromAFarHome) {
+  world w(3);
+  w.fault(2, 0, false);  // PE 2 reads, then writes: its next read asks for ownership (read-modify-write)
+  w.run();
+  w.fault(2, 0, true);
+  w.run();
+  w.at(1).protocol.begin_hold();
+  w.fault(1, 0, true);
+  w.run();
+  ASSERT_EQ(w.at(1).protocol.hand_over(2), 1u);
+  w.fault(2, 0, false);  // before the page comes with the lock, PE 2 asks for it itself
+  ASSERT_TRUE(w.step());  // the hand-over: PE 2 owns the page
+  ASSERT_TRUE(w.step());  // PE 2's own request: answered as the owner's
+  ASSERT_TRUE(w.step());  // the handed grant: the home is far, the page is held exclusive
+  ASSERT_EQ(w.state(2, 0), page_state::shared);
+  ASSERT_TRUE(w.at(2).protocol.upgrade(0));
+  fill(w.frame(2, 0), 'W');
+  w.run();  // the grant of its own request must leave it writable: held exclusive, a recall would skip it
+  EXPECT_EQ(w.state(2, 0), page_state::modified);
+  w.fault(0, 0, false);
+  w.run();
+  EXPECT_TRUE(holds(w.frame(0, 0), 'W')) << "the writes after the hand-over reached the home";
 }
