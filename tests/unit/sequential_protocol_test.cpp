@@ -379,13 +379,20 @@ TEST(SequentialProtocol, AnOpenedPageTakenBackUnchangedIsNotWrittenBackAndEndsTh
 
 // ---- lock hand-offs: the pages written under a lock go on with it ----
 
-TEST(SequentialProtocol, ALockHandOffGivesTheWrittenPageToTheNextHolderThroughItsHome) {
-  world w(3);
-  w.at(1).protocol.begin_hold();  // PE 1 takes a lock, then writes page 0 (homed on PE 0)
+namespace {
+// PE 1 takes a lock and writes 'B' over page 0 (homed on PE 0), which it asks for under the lock.
+void pe1_writes_under_a_lock(world& w) {
+  w.at(1).protocol.begin_hold();
   w.fault(1, 0, true);
   w.run();
   ASSERT_EQ(w.state(1, 0), page_state::modified);
   fill(w.frame(1, 0), 'B');
+}
+}  // namespace
+
+TEST(SequentialProtocol, ALockHandOffGivesTheWrittenPageToTheNextHolderThroughItsHome) {
+  world w(3);
+  pe1_writes_under_a_lock(w);
   EXPECT_EQ(w.at(1).protocol.hand_over(2), 1u);  // the lock goes to PE 2
   EXPECT_EQ(w.state(1, 0), page_state::invalid) << "the giver keeps no access";
   EXPECT_TRUE(holds(w.frame(0, 0), 'B')) << "written back before the home is told";
@@ -437,10 +444,7 @@ TEST(SequentialProtocol, AHomeHandsItsOwnPageOverAndThePageOpensWritableNearby) 
 TEST(SequentialProtocol, APageHandedOverButNotWrittenStaysWhereItIs) {
   world w(3);
   for (auto& x : w.pes) x->port.near = true;
-  w.at(1).protocol.begin_hold();
-  w.fault(1, 0, true);
-  w.run();
-  fill(w.frame(1, 0), 'B');
+  pe1_writes_under_a_lock(w);
   ASSERT_EQ(w.at(1).protocol.hand_over(2), 1u);
   w.run();
   ASSERT_EQ(w.state(2, 0), page_state::modified);
@@ -452,10 +456,7 @@ TEST(SequentialProtocol, APageHandedOverButNotWrittenStaysWhereItIs) {
 
 TEST(SequentialProtocol, AHandOverThatCrossesARecallIsDropped) {
   world w(3);
-  w.at(1).protocol.begin_hold();
-  w.fault(1, 0, true);
-  w.run();
-  fill(w.frame(1, 0), 'B');
+  pe1_writes_under_a_lock(w);
   w.fault(2, 0, true);  // PE 2 asks for the page: the home recalls it from PE 1 ...
   ASSERT_TRUE(w.step());
   ASSERT_EQ(w.in_flight(msg_kind::recall), 1u);
@@ -470,10 +471,7 @@ TEST(SequentialProtocol, AHandOverThatCrossesARecallIsDropped) {
 TEST(SequentialProtocol, ARequestThatMeetsAHandOverToItsSenderKeepsItsWrites) {
   world w(3);
   for (auto& x : w.pes) x->port.near = true;
-  w.at(1).protocol.begin_hold();
-  w.fault(1, 0, true);
-  w.run();
-  fill(w.frame(1, 0), 'B');
+  pe1_writes_under_a_lock(w);
   ASSERT_EQ(w.at(1).protocol.hand_over(2), 1u);
   w.fault(2, 0, false);  // PE 2 faults before the page it is given arrives
   ASSERT_TRUE(w.step());  // the home makes PE 2 the owner ...
@@ -494,10 +492,7 @@ TEST(SequentialProtocol, ARequestThatMeetsAHandOverToItsSenderKeepsItsWrites) {
 
 TEST(SequentialProtocol, AHandOverFromAnEarlierOwnershipIsDropped) {
   world w(3);
-  w.at(1).protocol.begin_hold();
-  w.fault(1, 0, true);
-  w.run();
-  fill(w.frame(1, 0), 'B');
+  pe1_writes_under_a_lock(w);
   w.fault(2, 0, true);  // PE 2 asks for the page ...
   ASSERT_EQ(w.at(1).protocol.hand_over(0), 1u);  // ... while PE 1 gives it to PE 0 with a lock
   // The hand-over is slow (another path than PE 2's request): it comes after PE 2 got the page and PE 1
