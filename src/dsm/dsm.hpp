@@ -130,6 +130,9 @@ class space final : private sequential_port {
   bool upgrade_exclusive(uint32_t page);
   bool serve();
   bool serve_locked();  // under mu_; whether it handled a message or a fault
+  /// Under mu_, gathering: the round's own faults and self messages until none is left, then its
+  /// protections and the messages behind them; whether it handled a self message.
+  bool end_round();
   void hand_over_locked(int to);  // under mu_: sequential_protocol::hand_over and its messages
   bool has_work() const;
   /// A thread of this PE stops polling its mail: mail that came without a wake-up, and messages kept for

@@ -31,7 +31,7 @@ page_table::page_table(char* view, int view_fd, char* frames, char* twins, uint3
       states_(std::make_unique<std::atomic<page_state>[]>(n_pages)), homes_(n_pages, no_pe),
       advice_(n_pages, RDSM_DSM_DEFAULT), shared_(n_pages, 0), copied_(n_pages, 0),
       max_runs_(max_map_count() / 4), share_budget_(max_runs_), churn_(n_pages, churn_none),
-      isolate_budget_(max_map_count() / 8) {
+      isolate_budget_(max_runs_ / 2) {
   if (twins_ != nullptr) twin_slots_.assign(n_pages, 0);
 }
 

@@ -121,7 +121,12 @@ bool space::serve_locked() {
     did = true;
     for (const incoming& in : batch) seq_->receive(in.from, in.m);
   }
+  return end_round() || did;
+}
+
+bool space::end_round() {
   // Faults served at this PE's own home complete through self messages: serve until none is left.
+  bool did = false;
   for (;;) {
     serve_faults();
     if (!seq_->drain_self()) break;
@@ -138,11 +143,7 @@ void space::hand_over_locked(int to) {
   // hand-over to this PE's own home is handled here, so its grant leaves before the lock does.
   pages_->gather(true);
   seq_->hand_over(to);
-  do serve_faults();
-  while (seq_->drain_self());
-  flush_protections();
-  pages_->gather(false);
-  deferred_size_.store(seq_->deferred(), std::memory_order_release);
+  end_round();
 }
 
 void space::on_message(int from, const void* data, size_t n) {
